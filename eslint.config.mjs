@@ -1,0 +1,57 @@
+// Lint = typescript-eslint's recommended rules plus Nx module boundaries (DESIGN §10): domain libs import
+// only domain libs and contracts, and no framework or I/O package. A violation fails `npm test`.
+import nx from '@nx/eslint-plugin';
+
+const FRAMEWORK_AND_IO = [
+  '@nestjs/*',
+  'kafkajs',
+  'ioredis',
+  '@qdrant/*',
+  '@opentelemetry/*',
+  'express',
+  'fs',
+  'node:fs',
+  'fs/promises',
+  'node:fs/promises',
+  'net',
+  'node:net',
+  'http',
+  'node:http',
+  'child_process',
+  'node:child_process',
+];
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  { ignores: ['**/dist', '**/node_modules', '**/fixtures/**', 'tmp/**', '.nx/**'] },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:contracts', 'type:testing', 'type:sdk'] },
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:domain', 'type:contracts'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:contracts', 'type:sdk'] },
+            { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
+            {
+              sourceTag: 'type:domain',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'],
+              bannedExternalImports: FRAMEWORK_AND_IO,
+            },
+            {
+              sourceTag: 'type:contracts',
+              onlyDependOnLibsWithTags: ['type:contracts'],
+              bannedExternalImports: FRAMEWORK_AND_IO,
+            },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+];

@@ -1,0 +1,7 @@
+export * from './limits';
+export * from './common';
+export * from './step';
+export * from './task';
+export * from './navigation';
+export * from './policy';
+export * from './topics';

@@ -1,0 +1,127 @@
+/**
+ * What navigation publishes: LocalizedStep `wayfinder.localized.v1`, Deviation `wayfinder.deviation.v1`,
+ * Correction `wayfinder.correction.v1` and Escalation `wayfinder.escalation.v1` (DESIGN §4).
+ */
+import { z } from 'zod';
+import { envelope, Id, JsonValue } from './common';
+import { StepEvent } from './step';
+
+export const LOCALIZED_SCHEMA = 'wayfinder.localized.v1' as const;
+export const DEVIATION_SCHEMA = 'wayfinder.deviation.v1' as const;
+export const CORRECTION_SCHEMA = 'wayfinder.correction.v1' as const;
+export const ESCALATION_SCHEMA = 'wayfinder.escalation.v1' as const;
+
+export const Position = z.object({
+  milestoneId: Id.nullable(),
+  completed: z.array(Id),
+  progress: z.number().min(0).max(1),
+  confidence: z.number().min(0).max(1),
+  method: z.enum(['signal', 'validator', 'similarity', 'unknown']),
+});
+export type Position = z.infer<typeof Position>;
+
+export const LocalizedStep = z.object({
+  ...envelope(LOCALIZED_SCHEMA),
+  step: StepEvent,
+  position: Position,
+});
+export type LocalizedStep = z.infer<typeof LocalizedStep>;
+
+export const DETECTORS = [
+  'generic_repeat',
+  'known_poll_no_progress',
+  'ping_pong',
+  'unknown_tool_repeat',
+  'error_repeat',
+  'near_duplicate_calls',
+  'global_circuit_breaker',
+  'compaction_loop_persisted',
+  'monologue',
+  'semantic_repetition',
+  'stagnation',
+  'drift',
+  'constraint_violation',
+  'budget',
+] as const;
+export const DetectorName = z.enum(DETECTORS);
+export type DetectorName = z.infer<typeof DetectorName>;
+
+/** The detectors whose deviations count as loops in evaluation (shared/data README). */
+export const LOOP_FAMILY: readonly DetectorName[] = [
+  'generic_repeat',
+  'known_poll_no_progress',
+  'ping_pong',
+  'unknown_tool_repeat',
+  'error_repeat',
+  'global_circuit_breaker',
+  'compaction_loop_persisted',
+  'near_duplicate_calls',
+  'semantic_repetition',
+  'monologue',
+];
+
+export const DeviationLevel = z.enum(['warning', 'critical']);
+export type DeviationLevel = z.infer<typeof DeviationLevel>;
+
+export const Deviation = z.object({
+  ...envelope(DEVIATION_SCHEMA),
+  agentId: Id,
+  taskId: Id,
+  runId: Id.nullable(),
+  detector: DetectorName,
+  level: DeviationLevel,
+  count: z.number().nonnegative(),
+  atSeq: z.number().int().nonnegative(),
+  loopStartSeq: z.number().int().nonnegative(),
+  evidence: z.record(JsonValue),
+  message: z.string().max(4096),
+});
+export type Deviation = z.infer<typeof Deviation>;
+
+export const Severity = z.enum(['mild', 'moderate', 'severe', 'critical']);
+export type Severity = z.infer<typeof Severity>;
+
+const correctionBase = {
+  ...envelope(CORRECTION_SCHEMA),
+  agentId: Id,
+  taskId: Id,
+  runId: Id.nullable(),
+  deviationIds: z.array(Id).min(1),
+  severity: Severity,
+  atSeq: z.number().int().nonnegative(),
+  reason: z.string().max(4096),
+};
+
+export const Correction = z.discriminatedUnion('action', [
+  z.object({ ...correctionBase, action: z.literal('hint'), hint: z.object({ text: z.string().max(8192) }) }),
+  z.object({
+    ...correctionBase,
+    action: z.literal('rollback'),
+    rollback: z.object({ checkpointId: Id.nullable(), milestoneId: Id.nullable(), discardAfterSeq: z.number().int() }),
+  }),
+  z.object({
+    ...correctionBase,
+    action: z.literal('replan'),
+    replan: z.object({ fromMilestoneId: Id.nullable(), remaining: z.array(Id), reason: z.string().max(4096) }),
+  }),
+  z.object({
+    ...correctionBase,
+    action: z.literal('freeze'),
+    freeze: z.object({ escalationId: Id, reason: z.string().max(4096) }),
+  }),
+]);
+export type Correction = z.infer<typeof Correction>;
+export type CorrectionAction = Correction['action'];
+
+export const Escalation = z.object({
+  ...envelope(ESCALATION_SCHEMA),
+  agentId: Id,
+  taskId: Id,
+  runId: Id.nullable(),
+  reason: z.string().max(4096),
+  lastVerifiedMilestoneId: Id.nullable(),
+  loopStartSeq: z.number().int().nonnegative().nullable(),
+  deviations: z.array(Deviation).max(256),
+  correctionsTried: z.array(Correction).max(64),
+});
+export type Escalation = z.infer<typeof Escalation>;
