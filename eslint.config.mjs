@@ -34,7 +34,8 @@ export default [
           enforceBuildableLibDependency: false,
           allow: [],
           depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:contracts', 'type:testing', 'type:sdk'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:domain', 'type:platform', 'type:contracts', 'type:testing', 'type:sdk'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:service', 'type:domain', 'type:platform', 'type:contracts', 'type:testing'] },
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:domain', 'type:contracts'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:contracts', 'type:sdk'] },
             { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },

@@ -3,8 +3,9 @@
 const preset = require('./jest.preset');
 
 module.exports = {
+  testTimeout: 120000,
   projects: [
     { ...preset, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
-    { ...preset, displayName: 'integration', testMatch: ['**/*.int-spec.ts'], testTimeout: 120000, slowTestThreshold: 60 },
+    { ...preset, displayName: 'integration', testMatch: ['**/*.int-spec.ts'], slowTestThreshold: 60 },
   ],
 };

@@ -6,7 +6,7 @@ const tsconfig = require('./tsconfig.base.json');
 module.exports = {
   testEnvironment: 'node',
   rootDir: __dirname,
-  roots: ['<rootDir>/libs', '<rootDir>/apps'],
+  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/deploy'],
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

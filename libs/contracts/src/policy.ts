@@ -37,6 +37,12 @@ export const NearDuplicateSettings = z.object({
   critical: count,
   /** Tools never considered (beyond `exemptTools`). */
   ignoreTools: globs,
+  /** Failed calls: similarity of error texts at or above which a failure repeats the previous one (default: resultSimilarity). */
+  errorSimilarity: ratio.optional(),
+  /** Args at least this long (code, documents) are compared with `longArgsSimilarity` when the call succeeds. */
+  longArgsChars: z.number().int().positive().optional(),
+  /** Args similarity for long args (iterating on code legitimately produces similar code); default argsSimilarity. */
+  longArgsSimilarity: ratio.optional(),
 });
 
 export const MonologueSettings = z.object({ enabled: z.boolean(), warning: count, critical: count, threshold: ratio });

@@ -1,0 +1,50 @@
+/** `wayfinder start`: runs services embedded (default) or on Kafka + Redis (DESIGN §3, §11). */
+import { ConfigError, loadConfig } from '@wayfinder/config';
+import { startServices } from '@wayfinder/service-runtime';
+import { parseCommandArgs } from '../args';
+import { UsageError, type Command, type CommandIo } from '../command';
+
+const USAGE = `usage: wayfinder start [--mode embedded|distributed] [--services a,b,…] [--kafka BROKERS] [--redis URL] [--qdrant URL]
+
+Runs Wayfinder services until SIGINT/SIGTERM.
+  --mode      embedded (default): every service in this process on the in-process bus and in-memory stores;
+              distributed: the chosen services on Kafka and Redis, one consumer group per process
+  --services  comma-separated subset of task-parser,state-localizer,detector-worker,correction-engine
+              (default all of them)
+  --kafka     Kafka bootstrap brokers, host:port[,host:port] (env WAYFINDER_KAFKA_BROKERS, default 127.0.0.1:9092)
+  --redis     Redis URL (env WAYFINDER_REDIS_URL, default redis://127.0.0.1:6379)
+  --qdrant    Qdrant URL for long-term memory (env WAYFINDER_QDRANT_URL)
+Create the topics first on a new cluster: wayfinder topics create --kafka BROKERS`;
+
+export const startCommand: Command = {
+  name: 'start',
+  summary: 'run the services (embedded by default, or distributed on Kafka + Redis)',
+  usage: USAGE,
+  async run(argv: string[], io: CommandIo): Promise<number> {
+    const { values, positionals } = parseCommandArgs(argv, {
+      mode: { type: 'string' },
+      services: { type: 'string' },
+      kafka: { type: 'string' },
+      redis: { type: 'string' },
+      qdrant: { type: 'string' },
+    }, false);
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    let config;
+    try {
+      config = loadConfig(process.env, values as Record<string, string | undefined>);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+    const running = await startServices(config);
+    io.stderr.write(`wayfinder: ${config.mode} ${config.services.join(', ')} running${config.mode === 'distributed' ? ` on ${config.kafkaBrokers.join(',')}` : ''}; Ctrl-C stops\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    io.stderr.write('wayfinder: stopping (finishing in-flight batches)…\n');
+    await running.stop();
+    return 0;
+  },
+};

@@ -1,0 +1,32 @@
+/**
+ * What the co-located services of one process share, provided globally: the bus (in-process or Kafka),
+ * the map store, the policy book and the embedder. `wayfinder start` builds it from the configuration;
+ * tests build it from fakes of the same ports.
+ */
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import type { Bus } from '@wayfinder/bus';
+import type { Embedder } from '@wayfinder/embeddings';
+import type { MapStore } from './map-store';
+import type { PolicyBook } from './policy-book';
+import { BUS, EMBEDDER, MAP_STORE, POLICY_BOOK } from './tokens';
+
+export interface CoreDependencies {
+  bus: Bus;
+  mapStore: MapStore;
+  policyBook: PolicyBook;
+  embedder: Embedder;
+}
+
+@Global()
+@Module({})
+export class WayfinderCoreModule {
+  static forRoot(deps: CoreDependencies): DynamicModule {
+    const providers = [
+      { provide: BUS, useValue: deps.bus },
+      { provide: MAP_STORE, useValue: deps.mapStore },
+      { provide: POLICY_BOOK, useValue: deps.policyBook },
+      { provide: EMBEDDER, useValue: deps.embedder },
+    ];
+    return { module: WayfinderCoreModule, providers, exports: providers.map((p) => p.provide) };
+  }
+}

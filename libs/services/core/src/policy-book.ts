@@ -1,0 +1,43 @@
+/**
+ * The latest TenantPolicy of every tenant (from the compacted policies topic), resolved per step in the
+ * order of DESIGN §6: agent override → task override → tenant policy → built-in profile. Resolved
+ * policies are cached per (tenant, task, agent) and dropped when the tenant publishes a new policy, so a
+ * change applies live to the next step. One tenant's policy never applies to another tenant's agents.
+ */
+import type { CognitiveMap, PolicySettings, ProfileName, StepEvent, TenantPolicy } from '@wayfinder/contracts';
+import { resolvePolicy, type DetectionContext } from '@wayfinder/detection';
+
+export class PolicyBook {
+  private readonly tenants = new Map<string, TenantPolicy>();
+  private readonly resolved = new Map<string, PolicySettings>();
+
+  constructor(private readonly defaultProfile: ProfileName = 'balanced') {}
+
+  /** Applies a published policy; an older one (by `ts`) than what the tenant has is ignored. */
+  apply(policy: TenantPolicy): boolean {
+    const current = this.tenants.get(policy.tenantId);
+    if (current && Date.parse(current.ts) > Date.parse(policy.ts)) return false;
+    this.tenants.set(policy.tenantId, policy);
+    const prefix = `${policy.tenantId}\u0000`;
+    for (const key of [...this.resolved.keys()]) if (key.startsWith(prefix)) this.resolved.delete(key);
+    return true;
+  }
+
+  policyOf(tenantId: string, taskId: string, agentId: string): PolicySettings {
+    const key = `${tenantId}\u0000${taskId}\u0000${agentId}`;
+    let policy = this.resolved.get(key);
+    if (!policy) {
+      const tenant = this.tenants.get(tenantId);
+      policy = resolvePolicy(tenant?.agents?.[agentId], tenant?.tasks?.[taskId], tenant?.policy, { profile: tenant?.policy.profile ?? this.defaultProfile });
+      this.resolved.set(key, policy);
+    }
+    return policy;
+  }
+
+  contextFor(step: Pick<StepEvent, 'tenantId' | 'taskId' | 'agentId'>, map?: CognitiveMap): DetectionContext {
+    const context: DetectionContext = { policy: this.policyOf(step.tenantId, step.taskId, step.agentId) };
+    if (map?.expectedStepMs) context.expectedStepMs = map.expectedStepMs;
+    if (map?.maxSteps) context.maxSteps = map.maxSteps;
+    return context;
+  }
+}

@@ -1,0 +1,5 @@
+/** Injection tokens of what every service shares in a process: the bus, the map store, the policy book. */
+export const BUS = Symbol('wayfinder.bus');
+export const MAP_STORE = Symbol('wayfinder.map-store');
+export const POLICY_BOOK = Symbol('wayfinder.policy-book');
+export const EMBEDDER = Symbol('wayfinder.embedder');

@@ -1,0 +1,47 @@
+/**
+ * correction-engine (DESIGN §3, §5.4): deviations in, corrections and escalations out. It also reads the
+ * localized steps, which tell it whether a corrected agent progressed (self-heal) and where the last
+ * verified milestone is (rollback target). Detectors detect; this service decides.
+ */
+import { Controller, Inject } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import type { CognitiveMap, Deviation, LocalizedStep } from '@wayfinder/contracts';
+import type { Bus } from '@wayfinder/bus';
+import { CorrectionEngine } from '@wayfinder/correction';
+import { LadderStage } from '@wayfinder/navigation';
+import { BUS, MAP_STORE, MapCache, POLICY_BOOK, type MapStore, type PolicyBook } from '@wayfinder/service-core';
+
+@Controller()
+export class CorrectionHandler {
+  readonly engine = new CorrectionEngine();
+  private readonly ladder: LadderStage;
+  private readonly maps: MapCache;
+
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(POLICY_BOOK) policies: PolicyBook,
+    @Inject(MAP_STORE) mapStore: MapStore,
+  ) {
+    this.maps = new MapCache(mapStore);
+    this.ladder = new LadderStage(this.engine, (subject) => policies.policyOf(subject.tenantId, subject.taskId, subject.agentId));
+  }
+
+  @EventPattern('wayfinder.maps.v1')
+  onMap(@Payload() map: CognitiveMap): void {
+    this.maps.offer(map);
+  }
+
+  @EventPattern('wayfinder.localized.v1')
+  async onLocalized(@Payload() localized: LocalizedStep): Promise<void> {
+    const { step, position } = localized;
+    this.ladder.onStep(step, position.method === 'unknown' ? undefined : position, await this.maps.get(step.tenantId, step.taskId));
+  }
+
+  @EventPattern('wayfinder.deviations.v1')
+  async onDeviation(@Payload() deviation: Deviation): Promise<void> {
+    const { corrections, escalations } = this.ladder.onDeviation(deviation, await this.maps.get(deviation.tenantId, deviation.taskId));
+    if (corrections.length > 0) await this.bus.publish('wayfinder.corrections.v1', corrections);
+    if (escalations.length > 0) await this.bus.publish('wayfinder.escalations.v1', escalations);
+  }
+
+}

@@ -1,0 +1,2 @@
+export * from './correction-engine.module';
+export * from './correction.handler';

@@ -1,0 +1,2 @@
+export * from './detector-worker.module';
+export * from './localized.handler';

@@ -1,0 +1,86 @@
+/**
+ * Steps that arrived before their task's map (DESIGN §3: never dropped). They are held per agent, in
+ * arrival order, bounded: when an agent holds `maxPerAgent` steps, or a step waited `timeoutMs`, the
+ * oldest are handed back to be localized as `unknown` rather than kept forever.
+ */
+import type { StepEvent } from '@wayfinder/contracts';
+
+interface Held {
+  step: StepEvent;
+  since: number;
+}
+
+export interface PendingStepsOptions {
+  maxPerAgent: number;
+  timeoutMs: number;
+}
+
+export class PendingSteps {
+  /** taskKey → agentKey → held steps, in arrival order. */
+  private readonly byTask = new Map<string, Map<string, Held[]>>();
+  private count = 0;
+
+  constructor(private readonly options: PendingStepsOptions) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  hasAgent(step: StepEvent): boolean {
+    return (this.byTask.get(taskKey(step))?.get(agentKey(step))?.length ?? 0) > 0;
+  }
+
+  /** Holds a step; returns the steps pushed out by the per-agent bound (to localize as unknown now). */
+  hold(step: StepEvent, nowMs: number): StepEvent[] {
+    const tKey = taskKey(step);
+    let agents = this.byTask.get(tKey);
+    if (!agents) this.byTask.set(tKey, (agents = new Map()));
+    const aKey = agentKey(step);
+    let queue = agents.get(aKey);
+    if (!queue) agents.set(aKey, (queue = []));
+    queue.push({ step, since: nowMs });
+    this.count++;
+    const overflow = queue.length - this.options.maxPerAgent;
+    if (overflow <= 0) return [];
+    this.count -= overflow;
+    return queue.splice(0, overflow).map((h) => h.step);
+  }
+
+  /** Everything held for a task (its map arrived), in per-agent order. */
+  release(tenantId: string, taskId: string): StepEvent[] {
+    const agents = this.byTask.get(`${tenantId}\u0000${taskId}`);
+    if (!agents) return [];
+    this.byTask.delete(`${tenantId}\u0000${taskId}`);
+    const steps: StepEvent[] = [];
+    for (const queue of agents.values()) for (const held of queue) steps.push(held.step);
+    this.count -= steps.length;
+    return steps;
+  }
+
+  /**
+   * Steps that waited too long. An agent's queue is released whole from its oldest expired step on, so
+   * its steps keep their order when they are localized as unknown.
+   */
+  expired(nowMs: number): StepEvent[] {
+    const out: StepEvent[] = [];
+    for (const [tKey, agents] of this.byTask) {
+      for (const [aKey, queue] of agents) {
+        if (queue.length > 0 && nowMs - queue[0].since >= this.options.timeoutMs) {
+          for (const held of queue) out.push(held.step);
+          this.count -= queue.length;
+          agents.delete(aKey);
+        }
+      }
+      if (agents.size === 0) this.byTask.delete(tKey);
+    }
+    return out;
+  }
+}
+
+function taskKey(step: StepEvent): string {
+  return `${step.tenantId}\u0000${step.taskId}`;
+}
+
+function agentKey(step: StepEvent): string {
+  return step.agentId;
+}

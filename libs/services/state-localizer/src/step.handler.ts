@@ -1,0 +1,104 @@
+/**
+ * state-localizer (DESIGN §3, §5.2): every step is localized on its task's map and published as a
+ * LocalizedStep. A step that arrives before its map is held (bounded, per agent) and localized when the
+ * map comes, or localized as `unknown` after a timeout: never dropped. Localizers are per agent.
+ */
+import { Controller, Inject, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { LOCALIZED_SCHEMA, type CognitiveMap, type LocalizedStep, type Position, type StepEvent } from '@wayfinder/contracts';
+import type { Bus } from '@wayfinder/bus';
+import { Localizer } from '@wayfinder/cognitive-map';
+import type { Embedder } from '@wayfinder/embeddings';
+import { BUS, EMBEDDER, MAP_STORE, MapCache, type MapStore } from '@wayfinder/service-core';
+import { PendingSteps } from './pending-steps';
+
+export const UNKNOWN_POSITION: Position = { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' };
+
+/** How long a step waits for its map, and how many steps an agent may have waiting. */
+export const LOCALIZER_HOLD = { timeoutMs: 5_000, maxPerAgent: 256, sweepMs: 500 };
+
+@Controller()
+export class StepHandler implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('state-localizer');
+  private readonly maps: MapCache;
+  private readonly localizers = new Map<string, Localizer>();
+  private readonly pending = new PendingSteps(LOCALIZER_HOLD);
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(MAP_STORE) private readonly mapStore: MapStore,
+    @Inject(EMBEDDER) private readonly embedder: Embedder,
+  ) {
+    this.maps = new MapCache(mapStore);
+  }
+
+  onModuleInit(): void {
+    this.sweeper = setInterval(() => void this.sweep(), LOCALIZER_HOLD.sweepMs);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+  }
+
+  @EventPattern('wayfinder.maps.v1')
+  async onMap(@Payload() map: CognitiveMap): Promise<void> {
+    if (!this.maps.offer(map)) return;
+    await this.mapStore.put(map);
+    const released = this.pending.release(map.tenantId, map.taskId);
+    if (released.length > 0) await this.publish(released.map((step) => this.localize(step, map)));
+  }
+
+  @EventPattern('wayfinder.steps.v1')
+  async onStep(@Payload() step: StepEvent): Promise<void> {
+    const map = await this.maps.get(step.tenantId, step.taskId);
+    if (!map || this.pending.hasAgent(step)) {
+      if (map) {
+        // The map came through the store while this agent still had steps waiting: keep their order.
+        const released = this.pending.release(step.tenantId, step.taskId);
+        await this.publish([...released, step].map((s) => this.localize(s, map)));
+        return;
+      }
+      const overflow = this.pending.hold(step, Date.now());
+      if (overflow.length > 0) await this.publish(overflow.map((s) => unknown(s)));
+      return;
+    }
+    await this.publish([this.localize(step, map)]);
+  }
+
+  /** Steps that waited for a map longer than the timeout are localized as unknown. */
+  async sweep(nowMs = Date.now()): Promise<void> {
+    const expired = this.pending.expired(nowMs);
+    if (expired.length === 0) return;
+    this.logger.warn(`${expired.length} step(s) waited ${LOCALIZER_HOLD.timeoutMs} ms for a map: localized as unknown`);
+    await this.publish(expired.map((s) => unknown(s)));
+  }
+
+
+  private localize(step: StepEvent, map: CognitiveMap): LocalizedStep {
+    const key = `${taskKey(step.tenantId, step.taskId)}\u0000${step.agentId}`;
+    let localizer = this.localizers.get(key);
+    if (!localizer || localizer.map.version < map.version) {
+      localizer = localizer ? Localizer.restore(map, localizer.snapshot(), this.embedder) : new Localizer(map, this.embedder);
+      this.localizers.set(key, localizer);
+    }
+    return localized(step, localizer.onStep(step));
+  }
+
+  private async publish(steps: LocalizedStep[]): Promise<void> {
+    await this.bus.publish('wayfinder.localized.v1', steps);
+  }
+}
+
+function taskKey(tenantId: string, taskId: string): string {
+  return `${tenantId}\u0000${taskId}`;
+}
+
+function localized(step: StepEvent, position: Position): LocalizedStep {
+  return { schema: LOCALIZED_SCHEMA, eventId: step.eventId, tenantId: step.tenantId, ts: step.ts, step, position };
+}
+
+function unknown(step: StepEvent): LocalizedStep {
+  return localized(step, UNKNOWN_POSITION);
+}

@@ -1,0 +1,2 @@
+export * from './task-parser.module';
+export * from './task.handler';
