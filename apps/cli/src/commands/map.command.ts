@@ -1,0 +1,97 @@
+/** `wayfinder map`: parses a goal or a TaskSpec into a cognitive map and prints it (DESIGN §5.1, §11). */
+import { readFileSync } from 'node:fs';
+import { parseTask, renderGoalBoard, topologicalOrder } from '@wayfinder/cognitive-map';
+import { TASK_SCHEMA, TaskSpec, formatZodError, type CognitiveMap, type Validator } from '@wayfinder/contracts';
+import { parseCommandArgs } from '../args';
+import { UsageError, type Command, type CommandIo } from '../command';
+
+const USAGE = `usage: wayfinder map (--goal TEXT | --goal-file FILE | --task FILE.json) [--format json|text]
+
+Parses a goal (English or Chinese) or a wayfinder.task.v1 JSON file into a cognitive map: at most 7
+milestones forming a DAG with validators, quantitative anchors, and hard constraints.
+  --format  json (default): the wayfinder.map.v1 event; text: a readable outline`;
+
+export const mapCommand: Command = {
+  name: 'map',
+  summary: 'parse a goal or a task into a cognitive map',
+  usage: USAGE,
+  async run(argv: string[], io: CommandIo): Promise<number> {
+    const { values, positionals } = parseCommandArgs(argv, {
+      goal: { type: 'string' },
+      'goal-file': { type: 'string' },
+      task: { type: 'string' },
+      format: { type: 'string' },
+    }, false);
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const sources = ['goal', 'goal-file', 'task'].filter((k) => values[k as keyof typeof values] !== undefined);
+    if (sources.length !== 1) throw new UsageError('give exactly one of --goal, --goal-file, --task');
+    const format = (values.format as string | undefined) ?? 'json';
+    if (format !== 'json' && format !== 'text') throw new UsageError(`--format must be json or text, got '${format}'`);
+
+    const spec = readSpec(values as Record<string, string | undefined>);
+    const result = parseTask(spec);
+    if (!result.ok) {
+      io.stderr.write(`wayfinder map: ${result.error.code}: ${result.error.message}\n`);
+      return 1;
+    }
+    io.stdout.write(format === 'json' ? JSON.stringify(result.value, null, 2) + '\n' : renderOutline(result.value));
+    return 0;
+  },
+};
+
+function readSpec(values: Record<string, string | undefined>): TaskSpec {
+  const base = { schema: TASK_SCHEMA, eventId: 'cli', tenantId: 'cli', ts: new Date().toISOString(), taskId: 'cli-task' };
+  let raw: unknown;
+  if (values.goal !== undefined) raw = { ...base, goal: values.goal };
+  else if (values['goal-file'] !== undefined) raw = { ...base, goal: readText(values['goal-file']) };
+  else {
+    try {
+      raw = { ...base, ...JSON.parse(readText(values.task!)) };
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(`--task ${values.task}: not JSON (${(error as Error).message})`);
+    }
+  }
+  const parsed = TaskSpec.safeParse(raw);
+  if (!parsed.success) throw new UsageError(`invalid task: ${formatZodError(parsed.error)}`);
+  return parsed.data;
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+function renderOutline(map: CognitiveMap): string {
+  const byId = new Map(map.milestones.map((m) => [m.id, m]));
+  const lines = [renderGoalBoard(map), '', 'MILESTONES:'];
+  topologicalOrder(map.milestones).forEach((id, i) => {
+    const m = byId.get(id)!;
+    const deps = m.dependsOn.length ? ` (after ${m.dependsOn.join(', ')})` : '';
+    lines.push(`  ${i + 1}. [${m.id}] ${m.description}${deps}`);
+    lines.push(`     done when: ${describeValidator(m.validator)}`);
+  });
+  return lines.join('\n') + '\n';
+}
+
+function describeValidator(v: Validator): string {
+  switch (v.type) {
+    case 'marker':
+      return `the agent signals milestone ${v.milestoneId ?? '(this one)'}`;
+    case 'regex':
+      return `text matches /${v.pattern}/${v.flags ?? ''}${v.on ? ` in ${v.on}` : ''}`;
+    case 'jsonField':
+      return `JSON field ${v.path}${v.equals !== undefined ? ` = ${JSON.stringify(v.equals)}` : ' exists'}`;
+    case 'toolSucceeded':
+      return `tool ${v.tool} succeeds`;
+    case 'anchorCount':
+      return `anchor ${v.anchorId} reaches ${v.atLeast ?? 'its target'}`;
+    case 'all':
+      return v.of.map(describeValidator).join(' and ');
+    case 'any':
+      return v.of.map(describeValidator).join(' or ');
+  }
+}

@@ -1,0 +1,341 @@
+/**
+ * The correction engine (DESIGN §5.4): detectors detect, the engine decides. Per agent and milestone it
+ * climbs hint → rollback → replan → freeze while a deviation persists past the tolerance window, lets a
+ * healed agent go, re-enters one rung higher on a relapse, caps rollbacks and corrections per milestone,
+ * and freezes at once on hard stops. Every decision is a pure function of the events fed in (plus `now`
+ * for timestamps), so replays reproduce the same corrections with the same event ids.
+ *
+ * Steps are measured in `seq` (the agent's own step counter), so the engine needs no clock of its own.
+ * Feed each localized step to `onStep` before the deviations it triggered go to `onDeviation`.
+ */
+import {
+  CORRECTION_SCHEMA,
+  ESCALATION_SCHEMA,
+  type CognitiveMap,
+  type Correction,
+  type Deviation,
+  type Escalation,
+  type PolicySettings,
+  type Position,
+  type StepEvent,
+} from '@wayfinder/contracts';
+import {
+  agentKey,
+  type AgentLadder,
+  type Episode,
+  MAX_REPORTED_CORRECTIONS,
+  milestoneLadder,
+  type MilestoneLadder,
+  newAgentLadder,
+  pushBounded,
+  rememberDeviation,
+  type SelfHealWatch,
+} from './agent-ladder';
+import { deterministicId } from './event-id';
+import { buildHintText } from './hint-text';
+import { actionOf, clampRung, CRITICAL, entryRung, isHardStop, MILD, MODERATE, patternOf, type Rung, severityOf } from './ladder';
+import { buildReplan, truncate } from './replan';
+import { markOf, progressedSince, type SelfHealOutcome } from './self-heal';
+
+export interface CorrectionContext {
+  policy: PolicySettings;
+  map?: CognitiveMap;
+  /** The last verified milestone checkpoint (from working memory); rollbacks go back to it. */
+  lastCheckpoint?: { id: string; milestoneId: string; seq: number };
+}
+
+export interface CorrectionStats {
+  corrections: number;
+  selfHeals: number;
+  selfHealFailures: number;
+  escalations: number;
+}
+
+export interface CorrectionDecision {
+  corrections: Correction[];
+  escalations: Escalation[];
+}
+
+/** A correction cites at most this many deviations (the ones since the previous correction). */
+const MAX_CITED_DEVIATIONS = 64;
+const MAX_REASON = 4096;
+
+type CorrectionBase = Omit<Extract<Correction, { action: 'hint' }>, 'action' | 'hint'>;
+
+export class CorrectionEngine {
+  private readonly agents = new Map<string, AgentLadder>();
+  private readonly now: () => number;
+  private readonly counters: CorrectionStats = { corrections: 0, selfHeals: 0, selfHealFailures: 0, escalations: 0 };
+
+  constructor(options: { now?: () => number } = {}) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Feed every localized step (to see recovery/progress and to count steps). Returns self-heal outcomes. */
+  onStep(step: StepEvent, position: Position | undefined, ctx: CorrectionContext): SelfHealOutcome[] {
+    const agent = this.agentFor(step.tenantId, step.agentId, step.taskId, step.runId ?? null);
+    const outcomes = agent.pendingOutcomes.splice(0);
+    if (step.seq <= agent.lastStepSeq) return outcomes; // a redelivered step decides nothing twice
+    agent.lastStepSeq = step.seq;
+    const window = ctx.policy.correction.selfHealWindow;
+    const open: SelfHealWatch[] = [];
+    for (const watch of agent.watches) {
+      if (progressedSince(watch.baseline, step, position)) {
+        outcomes.push(this.resolve(agent, watch, step.seq, true));
+        this.closeEpisode(agent, watch.milestoneKey);
+      } else if (step.seq - watch.correction.atSeq >= window) {
+        outcomes.push(this.resolve(agent, watch, step.seq, false));
+      } else {
+        open.push(watch);
+      }
+    }
+    agent.watches = open;
+    if (position) {
+      agent.mark = markOf(position);
+      agent.completedIds = [...position.completed];
+    }
+    return outcomes;
+  }
+
+  /** Feed a deviation; returns the corrections (and escalations) it causes now (possibly none). */
+  onDeviation(deviation: Deviation, ctx: CorrectionContext): CorrectionDecision {
+    const none: CorrectionDecision = { corrections: [], escalations: [] };
+    const agent = this.agentFor(deviation.tenantId, deviation.agentId, deviation.taskId, deviation.runId);
+    if (!rememberDeviation(agent, deviation) || agent.frozen) return none;
+    const milestoneId = agent.mark?.milestoneId ?? evidenceMilestone(deviation);
+    const key = milestoneId ?? '';
+    const ladder = milestoneLadder(agent, key);
+
+    if (isHardStop(deviation)) {
+      return this.freeze(agent, ladder, deviation, ctx, `Hard stop (${deviation.detector}): ${deviation.message}`);
+    }
+    if (this.isExploration(agent, deviation, ctx)) return none;
+
+    const settings = ctx.policy.correction;
+    const pattern = patternOf(deviation);
+    const episode = ladder.episode;
+    if (episode) {
+      episode.patterns.add(pattern);
+      pushBounded(episode.pendingDeviationIds, deviation.eventId, MAX_CITED_DEVIATIONS);
+      episode.loopStartSeq = Math.min(episode.loopStartSeq, deviation.loopStartSeq);
+    }
+    const sinceLastCorrection = agent.lastCorrectionSeq === undefined ? Infinity : deviation.atSeq - agent.lastCorrectionSeq;
+    if (sinceLastCorrection < settings.cooldownSteps) return none;
+
+    let target: Rung;
+    let failureReason: string;
+    let relapse = false;
+    if (episode) {
+      const last = episode.lastCorrection;
+      const persisted = deviation.atSeq - last.atSeq >= settings.toleranceSteps;
+      target = clampRung(Math.max(persisted ? episode.rung + 1 : episode.rung, entryRung(deviation)));
+      if (target <= episode.rung) return none; // still inside the tolerance window
+      failureReason =
+        `${last.action} at seq ${last.atSeq} did not heal the agent: ${deviation.detector} (${deviation.level}) ` +
+        `persisted at seq ${deviation.atSeq}: ${deviation.message}`;
+    } else {
+      const lastRung = ladder.lastRungByPattern.get(pattern);
+      relapse = lastRung !== undefined;
+      target = clampRung(Math.max(relapse ? (lastRung as number) + 1 : MILD, entryRung(deviation)));
+      failureReason = relapse
+        ? `relapse after a self-heal (last rung ${severityOf(lastRung as Rung)}): ${deviation.detector} at seq ${deviation.atSeq}: ${deviation.message}`
+        : `${deviation.detector} (${deviation.level}) at seq ${deviation.atSeq}: ${deviation.message}`;
+    }
+
+    if (target < CRITICAL && ladder.corrections >= settings.maxCorrectionsPerMilestone) {
+      const limit = `correction limit reached: ${ladder.corrections} corrections on milestone ${milestoneId ?? '(unknown)'} (max ${settings.maxCorrectionsPerMilestone})`;
+      return this.freeze(agent, ladder, deviation, ctx, `${limit}; ${failureReason}`);
+    }
+    if (target === MODERATE && ladder.rollbacks >= settings.maxRollbacksPerMilestone) {
+      const limit = `rollback limit reached: ${ladder.rollbacks} rollbacks on milestone ${milestoneId ?? '(unknown)'} (max ${settings.maxRollbacksPerMilestone})`;
+      return this.freeze(agent, ladder, deviation, ctx, `${limit}; ${failureReason}`);
+    }
+    if (target === CRITICAL) {
+      return this.freeze(agent, ladder, deviation, ctx, `Ladder exhausted: ${failureReason}`);
+    }
+
+    const correction = this.correctionAt(target, agent, deviation, ctx, milestoneId, episode, failureReason, relapse);
+    this.failOpenWatches(agent, key, deviation.atSeq);
+    ladder.corrections += 1;
+    if (correction.action === 'rollback') ladder.rollbacks += 1;
+    ladder.episode = {
+      rung: target,
+      patterns: episode?.patterns ?? new Set([pattern]),
+      loopStartSeq: episode?.loopStartSeq ?? deviation.loopStartSeq,
+      lastCorrection: correction,
+      pendingDeviationIds: [],
+    };
+    agent.lastCorrectionSeq = deviation.atSeq;
+    if (episode || relapse) agent.lastFailureReason = failureReason;
+    pushBounded(agent.corrections, correction, MAX_REPORTED_CORRECTIONS);
+    agent.watches.push({ correction, milestoneKey: key, baseline: agent.mark });
+    this.counters.corrections += 1;
+    return { corrections: [correction], escalations: [] };
+  }
+
+  stats(): CorrectionStats {
+    return { ...this.counters };
+  }
+
+  /** Why the agent's last correction did not hold: for the next STATE block (DESIGN §5.4). */
+  failureReason(tenantId: string, agentId: string, runId?: string | null): string | undefined {
+    return this.agents.get(agentKey(tenantId, agentId, runId))?.lastFailureReason;
+  }
+
+  isFrozen(tenantId: string, agentId: string, runId?: string | null): boolean {
+    return this.agents.get(agentKey(tenantId, agentId, runId))?.frozen ?? false;
+  }
+
+  /** Drops an agent's ladder (run finished, or its partition moved to another worker). */
+  forget(tenantId: string, agentId: string, runId?: string | null): void {
+    this.agents.delete(agentKey(tenantId, agentId, runId));
+  }
+
+  private agentFor(tenantId: string, agentId: string, taskId: string, runId: string | null): AgentLadder {
+    const key = agentKey(tenantId, agentId, runId);
+    const existing = this.agents.get(key);
+    // Another task on the same agent and run starts a fresh ladder: its milestones are not this task's.
+    if (existing && existing.taskId === taskId) return existing;
+    const created = newAgentLadder(tenantId, agentId, taskId, runId);
+    this.agents.set(key, created);
+    return created;
+  }
+
+  /**
+   * Weakly related steps within the exploration budget are tolerated: a drift warning whose off-track
+   * streak (its count) fits in `explorationBudget` × the task's step budget (or the steps seen so far).
+   */
+  private isExploration(agent: AgentLadder, deviation: Deviation, ctx: CorrectionContext): boolean {
+    if (deviation.detector !== 'drift' || deviation.level !== 'warning') return false;
+    const steps = ctx.map?.maxSteps ?? Math.max(agent.lastStepSeq + 1, deviation.atSeq + 1);
+    const allowance = Math.floor(ctx.policy.correction.explorationBudget * steps);
+    return deviation.count <= allowance;
+  }
+
+  private base(agent: AgentLadder, deviation: Deviation, action: string, rung: Rung, reason: string, episode?: Episode): CorrectionBase {
+    const cited = episode ? [...episode.pendingDeviationIds] : [];
+    if (!cited.includes(deviation.eventId)) cited.push(deviation.eventId);
+    return {
+      schema: CORRECTION_SCHEMA,
+      eventId: deterministicId('cor', [agent.tenantId, agent.agentId, agent.runId, deviation.eventId, action]),
+      tenantId: agent.tenantId,
+      ts: new Date(this.now()).toISOString(),
+      agentId: agent.agentId,
+      taskId: agent.taskId,
+      runId: agent.runId,
+      deviationIds: cited.slice(-MAX_CITED_DEVIATIONS),
+      severity: severityOf(rung),
+      atSeq: deviation.atSeq,
+      reason: truncate(reason, MAX_REASON),
+    };
+  }
+
+  private correctionAt(
+    rung: Rung,
+    agent: AgentLadder,
+    deviation: Deviation,
+    ctx: CorrectionContext,
+    milestoneId: string | null,
+    episode: Episode | undefined,
+    failureReason: string,
+    relapse: boolean,
+  ): Correction {
+    const action = actionOf(rung);
+    if (action === 'hint') {
+      const text = buildHintText({ deviation, map: ctx.map, milestoneId, relapse, failureReason: relapse ? failureReason : undefined });
+      return { ...this.base(agent, deviation, action, rung, failureReason, episode), action, hint: { text } };
+    }
+    if (action === 'rollback') {
+      // No verified milestone yet: every step so far is unverified, so the rollback goes back to the start.
+      const cp = ctx.lastCheckpoint;
+      const where = cp ? `checkpoint ${cp.id} (milestone ${cp.milestoneId}, seq ${cp.seq})` : 'the start of the task';
+      const reason = `Roll back to ${where}: ${failureReason}`;
+      return {
+        ...this.base(agent, deviation, action, rung, reason, episode),
+        action,
+        rollback: { checkpointId: cp?.id ?? null, milestoneId: cp?.milestoneId ?? null, discardAfterSeq: cp?.seq ?? -1 },
+      };
+    }
+    const replan = buildReplan({ map: ctx.map, currentMilestoneId: milestoneId, completed: agent.completedIds, failureReason });
+    return { ...this.base(agent, deviation, 'replan', rung, replan.reason, episode), action: 'replan', replan };
+  }
+
+  private freeze(agent: AgentLadder, ladder: MilestoneLadder, deviation: Deviation, ctx: CorrectionContext, why: string): CorrectionDecision {
+    const reason = truncate(why, MAX_REASON);
+    const escalationId = deterministicId('esc', [agent.tenantId, agent.agentId, agent.runId, deviation.eventId]);
+    const correction: Correction = {
+      ...this.base(agent, deviation, 'freeze', CRITICAL, reason, ladder.episode),
+      action: 'freeze',
+      freeze: { escalationId, reason },
+    };
+    const escalation: Escalation = {
+      schema: ESCALATION_SCHEMA,
+      eventId: escalationId,
+      tenantId: agent.tenantId,
+      ts: correction.ts,
+      agentId: agent.agentId,
+      taskId: agent.taskId,
+      runId: agent.runId,
+      reason,
+      lastVerifiedMilestoneId: ctx.lastCheckpoint?.milestoneId ?? agent.completedIds.at(-1) ?? null,
+      loopStartSeq: Math.min(ladder.episode?.loopStartSeq ?? deviation.loopStartSeq, deviation.loopStartSeq),
+      deviations: [...agent.deviations],
+      correctionsTried: [...agent.corrections],
+    };
+    agent.frozen = true;
+    agent.lastFailureReason = reason;
+    // A frozen agent cannot heal: its open watches are failures, handed out by the next onStep.
+    for (const watch of agent.watches) agent.pendingOutcomes.push(this.resolve(agent, watch, deviation.atSeq, false));
+    agent.watches = [];
+    pushBounded(agent.corrections, correction, MAX_REPORTED_CORRECTIONS + 1);
+    this.counters.corrections += 1;
+    this.counters.escalations += 1;
+    return { corrections: [correction], escalations: [escalation] };
+  }
+
+  /** A new correction on a milestone means the previous ones there did not heal the agent. */
+  private failOpenWatches(agent: AgentLadder, milestoneKey: string, atSeq: number): void {
+    const open: SelfHealWatch[] = [];
+    for (const watch of agent.watches) {
+      if (watch.milestoneKey === milestoneKey) agent.pendingOutcomes.push(this.resolve(agent, watch, atSeq, false));
+      else open.push(watch);
+    }
+    agent.watches = open;
+  }
+
+  private closeEpisode(agent: AgentLadder, milestoneKey: string): void {
+    const ladder = agent.milestones.get(milestoneKey);
+    const episode = ladder?.episode;
+    if (!ladder || !episode) return;
+    for (const pattern of episode.patterns) {
+      const previous = ladder.lastRungByPattern.get(pattern);
+      ladder.lastRungByPattern.set(pattern, previous === undefined ? episode.rung : (Math.max(previous, episode.rung) as Rung));
+    }
+    ladder.episode = undefined;
+  }
+
+  private resolve(agent: AgentLadder, watch: SelfHealWatch, atSeq: number, healed: boolean): SelfHealOutcome {
+    if (healed) this.counters.selfHeals += 1;
+    else this.counters.selfHealFailures += 1;
+    const c = watch.correction;
+    return {
+      tenantId: agent.tenantId,
+      agentId: agent.agentId,
+      taskId: agent.taskId,
+      runId: agent.runId,
+      correctionId: c.eventId,
+      action: c.action,
+      severity: c.severity,
+      milestoneId: watch.milestoneKey === '' ? null : watch.milestoneKey,
+      correctedAtSeq: c.atSeq,
+      resolvedAtSeq: atSeq,
+      healed,
+      steps: Math.max(0, atSeq - c.atSeq),
+    };
+  }
+}
+
+function evidenceMilestone(deviation: Deviation): string | null {
+  const m = deviation.evidence['milestoneId'] ?? deviation.evidence['milestone'];
+  return typeof m === 'string' && m.length > 0 ? m : null;
+}

@@ -1,0 +1,145 @@
+/**
+ * The hint text builder (the mild rung). A useful hint is specific: it names the tool, the repeated
+ * arguments or error, the milestone, the constraints, and one concrete next action. "You seem stuck" is not
+ * a hint. Evidence keys read (set by the detectors): tool, args | argsPreview, error | errorPreview,
+ * pairedTool, similarity, constraint, status.
+ */
+import type { CognitiveMap, Deviation, JsonValue } from '@wayfinder/contracts';
+import { truncate } from './replan';
+
+export interface HintInput {
+  deviation: Deviation;
+  map?: CognitiveMap;
+  milestoneId: string | null;
+  /** Set when the same problem returns after the agent had healed. */
+  relapse?: boolean;
+  /** Why an earlier correction did not hold, when there was one. */
+  failureReason?: string;
+}
+
+const MAX_PREVIEW = 200;
+const MAX_CONSTRAINTS = 5;
+export const MAX_HINT_CHARS = 8192;
+
+function text(value: JsonValue | undefined): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const s = typeof value === 'string' ? value : JSON.stringify(value);
+  return s.length > 0 ? truncate(s, MAX_PREVIEW) : undefined;
+}
+
+function evidenceOf(deviation: Deviation) {
+  const e = deviation.evidence;
+  return {
+    tool: text(e['tool']),
+    args: text(e['args'] ?? e['argsPreview']),
+    error: text(e['error'] ?? e['errorPreview']),
+    pairedTool: text(e['pairedTool']),
+    similarity: typeof e['similarity'] === 'number' ? (e['similarity'] as number) : undefined,
+    constraint: text(e['constraint']),
+    status: text(e['status']),
+  };
+}
+
+/** What went wrong, in one sentence naming the tool and the repeated arguments or error. */
+function problem(deviation: Deviation): string {
+  const { tool, args, error, pairedTool, similarity, constraint, status } = evidenceOf(deviation);
+  const n = deviation.count;
+  const withArgs = args ? ` with the same arguments ${args}` : '';
+  const call = tool ? `\`${tool}\`` : 'the same tool';
+  switch (deviation.detector) {
+    case 'generic_repeat':
+      return `You called ${call}${withArgs} ${n} times and got the same result each time.`;
+    case 'known_poll_no_progress':
+      return `You polled ${call}${withArgs} ${n} times and its status did not change${status ? ` (still ${status})` : ''}.`;
+    case 'ping_pong':
+      return `You are alternating between ${call} and \`${pairedTool ?? 'another tool'}\` (${n} times) and neither side changes.`;
+    case 'unknown_tool_repeat':
+      return `You retried ${call} ${n} times but that tool does not exist${error ? ` (error: ${error})` : ''}.`;
+    case 'error_repeat':
+      return `${call} failed ${n} times with the same error${error ? `: ${error}` : ''}${args ? ` (last arguments ${args})` : ''}.`;
+    case 'near_duplicate_calls':
+      return `You called ${call} ${n} times with reworded arguments${args ? ` (latest ${args})` : ''} and the results bring nothing new.`;
+    case 'global_circuit_breaker':
+      return `You made ${n} steps in a row without progress${tool ? ` (last tool ${call})` : ''}.`;
+    case 'compaction_loop_persisted':
+      return `After the context was compacted you repeated ${call}${withArgs} with the same result.`;
+    case 'monologue':
+      return `You wrote ${n} near-identical messages in a row without taking any action.`;
+    case 'semantic_repetition':
+      return `Your last outputs say the same thing in different words${similarity !== undefined ? ` (similarity ${similarity.toFixed(2)})` : ''}.`;
+    case 'stagnation':
+      return `No milestone progress for ${n} steps.`;
+    case 'drift':
+      return `Your recent steps are unrelated to the current milestone and to the goal.`;
+    case 'constraint_violation':
+      return `${call} breaks a hard constraint${constraint ? `: "${constraint}"` : ''}.`;
+    case 'budget': {
+      const ratio = deviation.evidence['ratio'];
+      const used = typeof ratio === 'number' ? `${Math.round(ratio * 100)}% of` : deviation.level === 'critical' ? 'all of' : 'most of';
+      return `The task has used ${used} its budget${deviation.message ? ` (${truncate(deviation.message, MAX_PREVIEW)})` : ''}.`;
+    }
+  }
+}
+
+/** The concrete next action: stop the repeated thing and do one named thing toward the milestone. */
+function nextAction(deviation: Deviation, milestoneText: string): string {
+  const { tool, args, error, pairedTool } = evidenceOf(deviation);
+  const call = tool ? `\`${tool}\`` : 'that tool';
+  const toward = `work on ${milestoneText}`;
+  switch (deviation.detector) {
+    case 'generic_repeat':
+    case 'compaction_loop_persisted':
+      return `do not call ${call}${args ? ` with ${args}` : ''} again; use the result you already have to ${toward}, or call a different tool.`;
+    case 'known_poll_no_progress':
+      return `stop polling ${call}; the status will not change by asking again. Check what the process is waiting for, or report it as blocked and ${toward} with what is available.`;
+    case 'ping_pong':
+      return `stop alternating ${call} and \`${pairedTool ?? 'the other tool'}\`; decide from the results you already have and take one different step to ${toward}.`;
+    case 'unknown_tool_repeat':
+      return `stop calling ${call}; use only the tools you were given to ${toward}.`;
+    case 'error_repeat':
+      return `do not retry ${call} unchanged; fix the cause of "${error ?? 'the error'}" (different arguments or a different tool) and ${toward}.`;
+    case 'near_duplicate_calls':
+      return `stop rephrasing ${call}; summarise what you found so far, then ${toward} with it or use a different source.`;
+    case 'monologue':
+    case 'semantic_repetition':
+      return `stop restating; take one concrete action (a tool call) to ${toward}.`;
+    case 'global_circuit_breaker':
+    case 'stagnation':
+      return `state what blocks you in one sentence, then take the smallest step that completes ${milestoneText}.`;
+    case 'drift':
+      return `return to ${milestoneText}; drop the side track.`;
+    case 'constraint_violation':
+      return `do not call ${call}; find a way that respects the constraint to ${toward}.`;
+    case 'budget':
+      return `finish ${milestoneText} with the fewest steps; do not start new exploration.`;
+  }
+}
+
+function milestoneLabel(map: CognitiveMap | undefined, milestoneId: string | null): string {
+  if (milestoneId === null) return 'the current milestone';
+  const m = map?.milestones.find((x) => x.id === milestoneId);
+  return m ? `milestone ${m.id} ("${truncate(m.description, MAX_PREVIEW)}")` : `milestone ${milestoneId}`;
+}
+
+function constraintsLine(deviation: Deviation, map: CognitiveMap | undefined): string | undefined {
+  const hard = (map?.constraints ?? []).filter((c) => c.hard).map((c) => c.text);
+  const named = evidenceOf(deviation).constraint;
+  const list = named ? [named, ...hard.filter((c) => c !== named)] : hard;
+  if (list.length === 0) return undefined;
+  const shown = list.slice(0, MAX_CONSTRAINTS).map((c, i) => `${i + 1}. ${truncate(c, MAX_PREVIEW)}`);
+  return `Constraints you must keep: ${shown.join(' ')}`;
+}
+
+export function buildHintText(input: HintInput): string {
+  const { deviation, map, milestoneId } = input;
+  const label = milestoneLabel(map, milestoneId);
+  const lines = [
+    `[Wayfinder] ${input.relapse ? 'The same problem is back. ' : ''}${problem(deviation)}`,
+    `You are on ${label}.`,
+  ];
+  const constraints = constraintsLine(deviation, map);
+  if (constraints) lines.push(constraints);
+  if (input.failureReason) lines.push(`Previous attempt failed: ${truncate(input.failureReason, 1024)}`);
+  lines.push(`Next action: ${nextAction(deviation, label)}`);
+  return truncate(lines.join('\n'), MAX_HINT_CHARS);
+}

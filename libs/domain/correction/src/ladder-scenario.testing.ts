@@ -1,0 +1,148 @@
+/**
+ * Builders for the correction engine's scenario specs: a complete policy, a small cognitive map, steps,
+ * positions and deviations. Test-only; not exported from the library's index.
+ */
+import {
+  DEVIATION_SCHEMA,
+  MAP_SCHEMA,
+  STEP_SCHEMA,
+  type CognitiveMap,
+  type Deviation,
+  type DetectorName,
+  type JsonValue,
+  type PolicySettings,
+  type Position,
+  type StepEvent,
+} from '@wayfinder/contracts';
+import type { CorrectionContext, CorrectionEngine } from './correction-engine';
+import type { SelfHealOutcome } from './self-heal';
+
+export const TENANT = 'acme';
+export const AGENT = 'agent-7';
+export const TASK = 'task-1';
+export const RUN = 'run-1';
+export const FIXED_NOW = Date.parse('2026-01-01T00:00:00.000Z');
+
+export function testPolicy(correction: Partial<PolicySettings['correction']> = {}): PolicySettings {
+  return {
+    profile: 'balanced',
+    loop: {
+      historySize: 30,
+      warning: 10,
+      critical: 20,
+      globalBreaker: 30,
+      unknownTool: 10,
+      errorRepeatWarning: 3,
+      errorRepeatCritical: 5,
+      postCompactionWindow: 3,
+      pollTools: [],
+    },
+    exemptTools: [],
+    nearDuplicate: { enabled: true, argsSimilarity: 0.9, resultSimilarity: 0.9, warning: 5, critical: 10, ignoreTools: [] },
+    monologue: { enabled: true, warning: 3, critical: 6, threshold: 0.9 },
+    repetition: { enabled: true, window: 5, threshold: 0.92 },
+    stagnation: { enabled: true, warningSteps: 40, criticalSteps: 80, warningFactor: 6, criticalFactor: 10 },
+    drift: { enabled: true, milestoneThreshold: 0.2, goalThreshold: 0.1, toleranceSteps: 3 },
+    constraints: { enabled: true, dangerousTools: ['delete_*'] },
+    budget: { enabled: true, warningRatio: 0.8 },
+    normalization: { volatileKeys: {}, volatilePatterns: {} },
+    correction: {
+      toleranceSteps: 3,
+      explorationBudget: 0.1,
+      cooldownSteps: 0,
+      selfHealWindow: 5,
+      maxRollbacksPerMilestone: 2,
+      maxCorrectionsPerMilestone: 4,
+      ...correction,
+    },
+  };
+}
+
+export function testMap(): CognitiveMap {
+  const milestone = (id: string, description: string, dependsOn: string[]) => ({
+    id,
+    description,
+    dependsOn,
+    validator: { type: 'marker' as const },
+  });
+  return {
+    schema: MAP_SCHEMA,
+    eventId: 'map-1',
+    tenantId: TENANT,
+    ts: '2026-01-01T00:00:00.000Z',
+    taskId: TASK,
+    version: 1,
+    goal: 'Write a market report on 5 competitors of Acme',
+    targetState: 'a 3000-word report covering 5 competitors',
+    milestones: [
+      milestone('m1', 'Find the list of competitors', []),
+      milestone('m2', 'Collect pricing for 5 competitors', ['m1']),
+      milestone('m3', 'Compare features', ['m2']),
+      milestone('m4', 'Write the report', ['m3']),
+    ],
+    anchors: [],
+    constraints: [{ id: 'c1', text: 'Only use public sources', hard: true, source: 'task' }],
+    maxSteps: 100,
+  };
+}
+
+export function context(overrides: Partial<CorrectionContext> = {}): CorrectionContext {
+  return {
+    policy: testPolicy(),
+    map: testMap(),
+    lastCheckpoint: { id: 'cp-m1', milestoneId: 'm1', seq: 4 },
+    ...overrides,
+  };
+}
+
+export function actionStep(seq: number, tool = 'web_search', args: Record<string, JsonValue> = { q: 'acme pricing' }): StepEvent {
+  return {
+    schema: STEP_SCHEMA,
+    eventId: `step-${seq}`,
+    tenantId: TENANT,
+    ts: '2026-01-01T00:00:00.000Z',
+    agentId: AGENT,
+    taskId: TASK,
+    runId: RUN,
+    seq,
+    kind: 'action',
+    action: { tool, args },
+  };
+}
+
+export function position(milestoneId: string, completed: string[], progress: number): Position {
+  return { milestoneId, completed, progress, confidence: 1, method: 'signal' };
+}
+
+let deviationCounter = 0;
+
+export function deviation(
+  detector: DetectorName,
+  atSeq: number,
+  options: { level?: 'warning' | 'critical'; count?: number; evidence?: Record<string, JsonValue>; loopStartSeq?: number; id?: string } = {},
+): Deviation {
+  deviationCounter += 1;
+  return {
+    schema: DEVIATION_SCHEMA,
+    eventId: options.id ?? `dev-${detector}-${atSeq}-${deviationCounter}`,
+    tenantId: TENANT,
+    ts: '2026-01-01T00:00:00.000Z',
+    agentId: AGENT,
+    taskId: TASK,
+    runId: RUN,
+    detector,
+    level: options.level ?? 'warning',
+    count: options.count ?? 11,
+    atSeq,
+    loopStartSeq: options.loopStartSeq ?? Math.max(0, atSeq - 10),
+    evidence: options.evidence ?? { tool: 'web_search', args: { q: 'acme pricing' }, argsHash: 'h1' },
+    message: `${detector} at ${atSeq}`,
+  };
+}
+
+/** Feeds steps `from..to` (inclusive) at a fixed position; returns the self-heal outcomes they produced. */
+export function walk(engine: CorrectionEngine, ctx: CorrectionContext, from: number, to: number, at: Position): SelfHealOutcome[] {
+  const outcomes: SelfHealOutcome[] = [];
+  for (let seq = from; seq <= to; seq++) outcomes.push(...engine.onStep(actionStep(seq), at, ctx));
+  return outcomes;
+}
