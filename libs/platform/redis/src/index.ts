@@ -1,2 +1,4 @@
 export * from './keys';
 export * from './redis-map-store';
+export * from './redis-detector-state.store';
+export * from './redis-working-memory';

@@ -1,0 +1,80 @@
+/**
+ * Per-agent detector state in Redis (DESIGN §7). A worker writes the state of the agents a batch touched
+ * in one pipeline after publishing the batch's deviations, and before committing its offsets. Each write
+ * bumps a version; a worker that finds a version other than the one it last read or wrote knows another
+ * worker processed the agent since (its partition moved away and back) and reloads the state.
+ */
+import type { Redis } from 'ioredis';
+import { tenantKey } from './keys';
+
+export interface AgentRef {
+  tenantId: string;
+  agentId: string;
+}
+
+export interface StoredAgentState {
+  version: number;
+  state: Uint8Array;
+}
+
+export interface AgentStateWrite extends AgentRef {
+  state: Uint8Array;
+}
+
+const DEFAULT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export class RedisDetectorStateStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly ttlMs = DEFAULT_TTL_MS,
+  ) {}
+
+  /** The stored versions of these agents (0 when none), in one round trip. */
+  async versions(agents: readonly AgentRef[]): Promise<number[]> {
+    if (agents.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const a of agents) pipeline.hget(keyOf(a), 'v');
+    const results = (await pipeline.exec()) ?? [];
+    return results.map(([error, value]) => {
+      if (error) throw error;
+      return value ? Number(value) : 0;
+    });
+  }
+
+  /** The stored states of these agents (undefined when none), in one round trip. */
+  async load(agents: readonly AgentRef[]): Promise<Array<StoredAgentState | undefined>> {
+    if (agents.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const a of agents) pipeline.hmgetBuffer(keyOf(a), 'v', 's');
+    const results = (await pipeline.exec()) ?? [];
+    return results.map(([error, value]) => {
+      if (error) throw error;
+      const [version, state] = value as [Buffer | null, Buffer | null];
+      return version && state ? { version: Number(version.toString()), state: new Uint8Array(state) } : undefined;
+    });
+  }
+
+  /** Writes the states in one pipeline; resolves to the new version of each. */
+  async save(writes: readonly AgentStateWrite[]): Promise<number[]> {
+    if (writes.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const w of writes) {
+      const key = keyOf(w);
+      pipeline.hincrby(key, 'v', 1);
+      pipeline.hset(key, 's', Buffer.from(w.state.buffer, w.state.byteOffset, w.state.byteLength));
+      pipeline.pexpire(key, this.ttlMs);
+    }
+    const results = (await pipeline.exec()) ?? [];
+    const versions: number[] = [];
+    for (let i = 0; i < writes.length; i++) {
+      const [error, version] = results[i * 3];
+      if (error) throw error;
+      versions.push(Number(version));
+    }
+    return versions;
+  }
+}
+
+function keyOf(agent: AgentRef): string {
+  return tenantKey(agent.tenantId, 'detector', agent.agentId);
+}
