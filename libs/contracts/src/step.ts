@@ -65,7 +65,8 @@ const stepBase = {
   ...envelope(STEP_SCHEMA),
   agentId: Id,
   taskId: Id,
-  runId: Id.optional(),
+  // null and absent both mean "no run": traces converted from other formats carry an explicit null.
+  runId: Id.nullable().optional(),
   seq: z.number().int().nonnegative(),
   usage: Usage.optional(),
   attributes: z
