@@ -6,7 +6,7 @@
  * (seq/eventId), and a deviation published twice carries the same eventId, so nothing downstream
  * doubles. No per-event network round trip: at most three per batch.
  */
-import type { Deviation, LocalizedStep } from '@wayfinder/contracts';
+import type { Deviation, LocalizedStep, StepEvent } from '@wayfinder/contracts';
 import type { DetectionEngine } from '@wayfinder/detection';
 import type { AgentRef, DetectorStateStore } from './detector-state.store';
 
@@ -18,6 +18,8 @@ export class DetectorWorker {
     readonly engine: DetectionEngine,
     private readonly store: DetectorStateStore | undefined,
     private readonly publish: (deviations: Deviation[]) => Promise<void>,
+    /** Sees each step with the deviations it caused (metrics). */
+    private readonly observe?: (step: StepEvent, deviations: readonly Deviation[]) => void,
   ) {}
 
   async handleBatch(batch: readonly LocalizedStep[]): Promise<Deviation[]> {
@@ -25,7 +27,9 @@ export class DetectorWorker {
     if (this.store) await this.restoreStale(agents);
     const deviations: Deviation[] = [];
     for (const { step, position } of batch) {
-      for (const d of this.engine.onStep(step, position.method === 'unknown' ? undefined : position)) deviations.push(d);
+      const caused = this.engine.onStep(step, position.method === 'unknown' ? undefined : position);
+      this.observe?.(step, caused);
+      for (const d of caused) deviations.push(d);
     }
     if (deviations.length > 0) await this.publish(deviations);
     if (this.store) await this.persist(agents);

@@ -1,23 +1,28 @@
 /**
  * detector-worker (DESIGN §3, §5.3, §7): runs every detector on the localized steps of the agents whose
- * partitions this process owns and publishes the deviations. The engine is idempotent per agent (a step
- * at or below the last applied seq changes nothing), so at-least-once redelivery causes no double
- * deviation. Time-based stagnation runs on a timer.
+ * partitions this process owns and publishes the deviations. Batches are handled whole (DetectorWorker):
+ * state restored from the store when another worker touched an agent since, deviations published, state
+ * written back — then the bus commits. Time-based stagnation runs on a timer.
  */
-import { Controller, Inject, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Controller, Inject, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import type { CognitiveMap, LocalizedStep } from '@wayfinder/contracts';
-import type { Bus } from '@wayfinder/bus';
+import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { DetectionEngine } from '@wayfinder/detection';
 import type { Embedder } from '@wayfinder/embeddings';
 import { BUS, EMBEDDER, MAP_STORE, MapCache, POLICY_BOOK, type MapStore, type PolicyBook } from '@wayfinder/service-core';
+import { navigationMetrics } from '@wayfinder/telemetry';
+import { DETECTOR_STATE_STORE, type DetectorStateStore } from './detector-state.store';
+import { DetectorWorker } from './detector-worker';
 
 export const STAGNATION_TICK_MS = 1_000;
 
 @Controller()
 export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   readonly engine: DetectionEngine;
+  readonly worker: DetectorWorker;
   private readonly maps: MapCache;
+  private readonly metrics = navigationMetrics();
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -25,12 +30,19 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     @Inject(POLICY_BOOK) private readonly policies: PolicyBook,
     @Inject(MAP_STORE) mapStore: MapStore,
     @Inject(EMBEDDER) embedder: Embedder,
+    @Optional() @Inject(DETECTOR_STATE_STORE) stateStore?: DetectorStateStore,
   ) {
     this.maps = new MapCache(mapStore);
     this.engine = new DetectionEngine({
       embedder,
       policyFor: (step) => this.policies.contextFor(step, this.maps.peek(step.tenantId, step.taskId)),
     });
+    this.worker = new DetectorWorker(
+      this.engine,
+      stateStore,
+      (deviations) => this.bus.publish('wayfinder.deviations.v1', deviations),
+      (step, deviations) => this.metrics.detected(step, deviations),
+    );
   }
 
   onModuleInit(): void {
@@ -42,13 +54,14 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
-  @EventPattern('wayfinder.localized.v1')
-  async onLocalized(@Payload() localized: LocalizedStep): Promise<void> {
-    const { step, position } = localized;
-    // A localized position means the task has a map: load it so budgets and step times apply.
-    if (position.method !== 'unknown') await this.maps.get(step.tenantId, step.taskId);
-    const deviations = this.engine.onStep(step, position.method === 'unknown' ? undefined : position);
-    if (deviations.length > 0) await this.bus.publish('wayfinder.deviations.v1', deviations);
+  @BatchEventPattern('wayfinder.localized.v1')
+  async onLocalized(@Payload() batch: LocalizedStep[]): Promise<void> {
+    for (const { step, position } of batch) {
+      this.metrics.stepProcessed(step, 'detector-worker');
+      // A localized position means the task has a map: load it so budgets and step times apply.
+      if (position.method !== 'unknown') await this.maps.get(step.tenantId, step.taskId);
+    }
+    await this.worker.handleBatch(batch);
   }
 
   @EventPattern('wayfinder.maps.v1')
@@ -58,6 +71,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
 
   async tick(nowMs: number): Promise<void> {
     const deviations = this.engine.tick(nowMs);
+    for (const deviation of deviations) this.metrics.deviation(deviation);
     if (deviations.length > 0) await this.bus.publish('wayfinder.deviations.v1', deviations);
   }
 }
