@@ -1,0 +1,31 @@
+// Runs the Bus contract on the real Kafka broker of deploy/local; each case gets its own topic prefix.
+// Tests of a platform lib may use the infra helpers of libs/testing, which platform code may not import.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { deleteTestTopics, kafkaBrokers, requireKafka, uniqueTestName } from '../../../testing/src/infra/kafka';
+import { busContract } from './bus.contract';
+import { KafkaBus } from './kafka.bus';
+import { createTopics } from './topic-admin';
+
+const brokers = kafkaBrokers();
+
+const prefixes: string[] = [];
+
+beforeAll(async () => {
+  await requireKafka(brokers);
+});
+
+afterAll(async () => {
+  for (const prefix of prefixes) await deleteTestTopics(brokers, prefix);
+});
+
+busContract('KafkaBus', () => ({
+  waitMs: 30_000,
+  newSpace: async () => {
+    const topicPrefix = `${uniqueTestName('contract')}.`;
+    prefixes.push(topicPrefix);
+    await createTopics(brokers, { topicPrefix, only: ['wayfinder.steps.v1'], partitionsOverride: 3 });
+    return topicPrefix;
+  },
+  open: (topicPrefix) =>
+    new KafkaBus({ brokers, topicPrefix, clientId: 'bus-contract', retry: { maxAttempts: 3, initialBackoffMs: 20, maxBackoffMs: 100 } }),
+}));

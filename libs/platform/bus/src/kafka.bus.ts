@@ -1,0 +1,307 @@
+/**
+ * The Kafka Bus adapter (kafkajs 2.2.4), for distributed and co-located modes. Producer: idempotent,
+ * one request in flight, sends serialized (kafkajs' idempotent producer can lose messages when sends to
+ * one partition overlap, tulios/kafkajs#1005), keys from `keyOf` so an agent's events share a partition.
+ * Consumer: one per consumer group, `eachBatch` with manual resolution: offsets are resolved and
+ * committed only after the handler (or the DLQ write) succeeded, heartbeats between chunks and during
+ * retry pauses, and a stop finishes the in-flight chunk and commits it before leaving the group.
+ */
+import { dlqTopicOf, keyOf, type PayloadOf, type TopicName } from '@wayfinder/contracts';
+import { Kafka, logLevel as LogLevel, Partitioners, type Consumer, type EachBatchPayload, type LogEntry, type Message, type Producer } from 'kafkajs';
+import {
+  DEFAULT_MAX_BATCH_SIZE,
+  DEFAULT_RETRY_POLICY,
+  type BatchHandler,
+  type Bus,
+  type PublishOptions,
+  type RetryPolicy,
+  type SubscribeOptions,
+} from './bus';
+import { deadLetterHeaders, encodePayload, headersToStrings, messageOf } from './codec';
+import { deliverBatch, type DeadLetter, type RawRecord, type Subscription } from './delivery';
+
+export interface KafkaBusOptions {
+  readonly brokers: readonly string[];
+  readonly clientId?: string;
+  /**
+   * Namespace prepended to every topic name and consumer group id on the broker
+   * (`<prefix>wayfinder.steps.v1`), e.g. one per environment or per test run. Handlers still see the
+   * logical names. Default: none.
+   */
+  readonly topicPrefix?: string;
+  readonly retry?: Partial<RetryPolicy>;
+  readonly sessionTimeoutMs?: number;
+  readonly heartbeatIntervalMs?: number;
+  /** Partitions of one consumer handled at the same time (order stays per partition). Default 1. */
+  readonly partitionsConsumedConcurrently?: number;
+  /** How long start() waits for each consumer to join its group. Default 60 s. */
+  readonly joinTimeoutMs?: number;
+  /** kafkajs log level (default WARN) and where its lines go (default stderr). */
+  readonly logLevel?: LogLevel;
+  readonly log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string) => void;
+}
+
+interface GroupEntry {
+  readonly groupId: string;
+  readonly fromBeginning: boolean;
+  /** Keyed by the topic's name on the broker. */
+  readonly topics: Map<string, { subscription: Subscription; maxBatchSize: number }>;
+}
+
+/**
+ * kafkajs lines that are normal operation, not news: rebalances when a member joins or leaves; every
+ * error response of a request (retried by kafkajs, and thrown to our caller if retries run out); and the
+ * warning about bounded producer retries, which we choose (see connectProducer).
+ */
+const EXPECTED_LOG_LINES = [
+  /The group is rebalancing, re-joining/,
+  /The coordinator is not aware of this member/,
+  /^Response \w+\(key: \d+, version: \d+\)$/,
+  /Limiting retries for the idempotent producer/,
+];
+
+export class KafkaBus implements Bus {
+  private readonly kafka: Kafka;
+  private readonly prefix: string;
+  private readonly retry: RetryPolicy;
+  private readonly groups = new Map<string, GroupEntry>();
+  private readonly log: NonNullable<KafkaBusOptions['log']>;
+  private producerReady: Promise<Producer> | null = null;
+  private sending: Promise<unknown> = Promise.resolve();
+  private consumers: Consumer[] = [];
+  private running = false;
+
+  constructor(private readonly options: KafkaBusOptions) {
+    this.prefix = options.topicPrefix ?? '';
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.log = options.log ?? ((level, message) => process.stderr.write(`[kafka-bus] ${level}: ${message}\n`));
+    this.kafka = new Kafka({
+      clientId: options.clientId ?? 'wayfinder',
+      brokers: [...options.brokers],
+      logLevel: options.logLevel ?? LogLevel.WARN,
+      logCreator: () => (entry: LogEntry) => this.kafkaLog(entry),
+      connectionTimeout: 3_000,
+      retry: { initialRetryTime: 100, retries: 8 },
+    });
+  }
+
+  /** The name of a logical topic on the broker. */
+  physical(topic: string): string {
+    return this.prefix + topic;
+  }
+
+  async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options: PublishOptions = {}): Promise<void> {
+    if (payloads.length === 0) return;
+    const headers = options.headers ? { ...options.headers } : undefined;
+    await this.send(
+      this.physical(topic),
+      payloads.map((p) => ({ key: keyOf(topic, p), value: encodePayload(p), headers })),
+    );
+  }
+
+  async publishRaw(topic: string, key: string | null, value: Buffer | string, headers?: Readonly<Record<string, string>>): Promise<void> {
+    await this.send(this.physical(topic), [{ key, value, headers: headers ? { ...headers } : undefined }]);
+  }
+
+  subscribe<T extends TopicName>(topic: T, handler: BatchHandler<PayloadOf<T>>, options: SubscribeOptions): void {
+    this.register({ kind: 'typed', topic, groupId: options.groupId, handler: handler as BatchHandler<unknown> }, options);
+  }
+
+  subscribeRaw(topic: string, handler: BatchHandler<Buffer>, options: SubscribeOptions): void {
+    this.register({ kind: 'raw', topic, groupId: options.groupId, handler }, options);
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.connectProducer();
+      for (const group of this.groups.values()) {
+        const consumer = await this.startConsumer(group);
+        this.consumers.push(consumer);
+      }
+    } catch (error) {
+      // Half-started is worse than not started: release what did connect, then report.
+      await this.stop().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    // disconnect() waits for the batch in flight; kafkajs commits the resolved offsets before leaving.
+    await Promise.all(this.consumers.map((c) => c.disconnect()));
+    this.consumers = [];
+    await this.sending.catch(() => undefined);
+    const producer = await this.producerReady?.catch(() => null);
+    this.producerReady = null;
+    if (producer) await producer.disconnect();
+  }
+
+  private register(subscription: Subscription, options: SubscribeOptions): void {
+    if (this.running) throw new Error(`KafkaBus: subscribe to ${subscription.topic} before start()`);
+    const fromBeginning = options.fromBeginning ?? true;
+    let group = this.groups.get(subscription.groupId);
+    if (!group) {
+      group = { groupId: subscription.groupId, fromBeginning, topics: new Map() };
+      this.groups.set(subscription.groupId, group);
+    }
+    const name = this.physical(subscription.topic);
+    if (group.topics.has(name)) throw new Error(`KafkaBus: group ${subscription.groupId} already has a handler for ${subscription.topic}`);
+    group.topics.set(name, { subscription, maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE });
+  }
+
+  private connectProducer(): Promise<Producer> {
+    if (!this.producerReady) {
+      // Bounded retries (~1 min) instead of kafkajs' idempotent default of forever: a publish to an
+      // unreachable broker rejects, so the caller fails its batch (uncommitted, redelivered) instead of
+      // hanging, and stop() can finish. A retry after an ambiguous failure may duplicate a message;
+      // delivery is at-least-once anyway and consumers dedupe by eventId/seq (DESIGN §3).
+      const producer = this.kafka.producer({
+        idempotent: true,
+        retry: { retries: 12, initialRetryTime: 100, maxRetryTime: 5_000 },
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
+      this.producerReady = producer.connect().then(() => producer);
+      this.producerReady.catch(() => (this.producerReady = null));
+    }
+    return this.producerReady;
+  }
+
+  /**
+   * One send at a time, in call order (see the header comment). Large publishes are cut into requests of
+   * about MAX_REQUEST_BYTES, queued back to back so that nothing interleaves with them.
+   */
+  private send(topic: string, messages: Message[]): Promise<void> {
+    const runs: Promise<void>[] = [];
+    for (const chunk of chunkBySize(messages, MAX_REQUEST_BYTES)) {
+      const run = this.sending.then(async () => {
+        const producer = await this.connectProducer();
+        await producer.send({ topic, messages: chunk, acks: -1 });
+      });
+      this.sending = run.catch(() => undefined);
+      runs.push(run);
+    }
+    return Promise.all(runs).then(() => undefined);
+  }
+
+  private async startConsumer(group: GroupEntry): Promise<Consumer> {
+    const consumer = this.kafka.consumer({
+      groupId: this.prefix + group.groupId,
+      sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
+      heartbeatInterval: this.options.heartbeatIntervalMs ?? 3_000,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: 500,
+    });
+    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+    consumer.on(consumer.events.CRASH, (event) => {
+      const { error, restart } = event.payload;
+      this.log('error', `consumer ${group.groupId} crashed (${restart ? 'restarting' : 'not restarting'}): ${messageOf(error)}`);
+    });
+    await consumer.connect();
+    const topics = [...group.topics.keys()];
+    try {
+      await consumer.subscribe({ topics, fromBeginning: group.fromBeginning });
+    } catch (error) {
+      await consumer.disconnect().catch(() => undefined);
+      throw new Error(`KafkaBus: cannot subscribe ${group.groupId} to ${topics.join(', ')} (were the topics created? \`wayfinder topics create\`): ${messageOf(error)}`);
+    }
+    await consumer.run({
+      eachBatchAutoResolve: false,
+      autoCommit: true,
+      autoCommitInterval: 1_000,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
+      eachBatch: (payload) => this.eachBatch(group, payload),
+    });
+    const joinTimeoutMs = this.options.joinTimeoutMs ?? 60_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), joinTimeoutMs)));
+    if (await Promise.race([joined.then(() => false), timedOut])) {
+      this.log('warn', `consumer ${group.groupId} has not joined its group after ${joinTimeoutMs} ms; it keeps trying`);
+    }
+    clearTimeout(timer);
+    return consumer;
+  }
+
+  private async eachBatch(group: GroupEntry, payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale } = payload;
+    const entry = group.topics.get(batch.topic);
+    if (!entry) return;
+    const logicalTopic = entry.subscription.topic;
+    const context = {
+      retry: this.retry,
+      pause: async (ms: number) => {
+        // Sleep in slices and heartbeat, so a long retry pause does not cost the partition.
+        for (let left = ms; left > 0; left -= 1_000) {
+          if (!isRunning() || isStale()) return false;
+          await sleep(Math.min(left, 1_000));
+          await heartbeat();
+        }
+        return isRunning() && !isStale();
+      },
+      deadLetter: (letters: DeadLetter[]) => this.deadLetter(letters),
+    };
+    const records: RawRecord[] = batch.messages.map((m) => ({
+      topic: logicalTopic,
+      partition: batch.partition,
+      offset: m.offset,
+      key: m.key ? m.key.toString('utf8') : null,
+      value: m.value,
+      headers: headersToStrings(m.headers),
+    }));
+    for (let i = 0; i < records.length; i += entry.maxBatchSize) {
+      if (!isRunning() || isStale()) return;
+      const chunk = records.slice(i, i + entry.maxBatchSize);
+      if (!(await deliverBatch(chunk, entry.subscription, context))) return;
+      resolveOffset(chunk[chunk.length - 1].offset);
+      await heartbeat();
+      await commitOffsetsIfNecessary();
+    }
+  }
+
+  private async deadLetter(letters: DeadLetter[]): Promise<void> {
+    const byTopic = new Map<string, Message[]>();
+    for (const { record, error, attempts } of letters) {
+      const source = { topic: this.physical(record.topic), partition: record.partition, offset: record.offset };
+      const message: Message = { key: record.key, value: record.value, headers: deadLetterHeaders(source, error, attempts, record.headers) };
+      const dlq = this.physical(dlqTopicOf(record.topic));
+      byTopic.set(dlq, [...(byTopic.get(dlq) ?? []), message]);
+    }
+    for (const [topic, messages] of byTopic) await this.send(topic, messages);
+  }
+
+  private kafkaLog(entry: LogEntry): void {
+    const detail = typeof entry.log['error'] === 'string' ? ` (${entry.log['error']})` : '';
+    const message = `${entry.namespace}: ${entry.log.message}${detail}`;
+    if (EXPECTED_LOG_LINES.some((pattern) => pattern.test(entry.log.message))) return;
+    const level = entry.level <= LogLevel.ERROR ? 'error' : entry.level === LogLevel.WARN ? 'warn' : entry.level === LogLevel.INFO ? 'info' : 'debug';
+    this.log(level, message);
+  }
+}
+
+/** Below the broker's default message.max.bytes (1 MiB) for one partition's batch. */
+const MAX_REQUEST_BYTES = 512 * 1024;
+
+function chunkBySize(messages: Message[], maxBytes: number): Message[][] {
+  const chunks: Message[][] = [];
+  let current: Message[] = [];
+  let bytes = 0;
+  for (const message of messages) {
+    const size = (message.value?.length ?? 0) + (typeof message.key === 'string' ? message.key.length : (message.key?.length ?? 0));
+    if (current.length > 0 && bytes + size > maxBytes) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(message);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
