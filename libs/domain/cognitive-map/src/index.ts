@@ -1,1 +1,23 @@
-export {};
+/** Cognitive maps: task parsing, validation, validators, localization, goal board and STATE rendering. */
+export * from './result';
+export { parseGoal, mergeTail, linearMilestones, defaultValidator, type ParsedGoal, type SegmentStrategy } from './goal-parser';
+export { parseTask, mapEventId } from './task-parser';
+export { validateMap, topologicalOrder, type MilestoneNode } from './map-validation';
+export { extractAnchors } from './anchors';
+export { extractConstraintTexts, isConstraintClause, numberConstraints } from './constraints';
+export { appendFeedbackConstraint, type MapVersionMeta } from './feedback';
+export { evaluateValidator, readPath, type ValidatorContext } from './validators';
+export {
+  anchorStatus,
+  anchorCounts,
+  emptyProgress,
+  updateAnchorProgress,
+  type AnchorProgress,
+  type AnchorStatus,
+  type AnchorTally,
+} from './anchor-progress';
+export { Localizer, type LocalizerOptions, type LocalizerSnapshot } from './localizer';
+export { renderGoalBoard, renderState, renderAnchor, type StateInput } from './rendering';
+export { stepText, argsText, type StepTextPart } from './step-text';
+export { shortHash, slugify, stableId } from './ids';
+export { parseNumber } from './numerals';

@@ -1,0 +1,48 @@
+/** The text a step contributes to matching (validators, similarity, anchor counting), bounded in size. */
+import type { JsonValue, StepEvent } from '@wayfinder/contracts';
+
+export type StepTextPart = 'action' | 'observation' | 'message';
+
+/** Cap on text considered per step: matching never needs a whole 64 KiB observation. */
+export const STEP_TEXT_CHARS = 8_000;
+
+function jsonText(value: JsonValue | undefined): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return '';
+  }
+}
+
+/** Args as readable text: string values joined, so "query": "x y" reads as "x y", not JSON noise. */
+export function argsText(args: Record<string, JsonValue>): string {
+  const parts: string[] = [];
+  const walk = (v: JsonValue) => {
+    if (typeof v === 'string') parts.push(v);
+    else if (typeof v === 'number' || typeof v === 'boolean') parts.push(String(v));
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(args);
+  return parts.join(' ');
+}
+
+/** Which part of a step a text came from, and the text. Milestone, feedback, compaction: none. */
+export function stepText(step: StepEvent, max = STEP_TEXT_CHARS): { part: StepTextPart; text: string } | undefined {
+  switch (step.kind) {
+    case 'action':
+      return { part: 'action', text: `${step.action.tool} ${argsText(step.action.args)}`.slice(0, max) };
+    case 'observation': {
+      const o = step.observation;
+      return { part: 'observation', text: `${jsonText(o.content)} ${o.error ?? ''}`.trim().slice(0, max) };
+    }
+    case 'message':
+      return { part: 'message', text: step.message.text.slice(0, max) };
+    case 'plan':
+      return { part: 'message', text: step.plan.subgoals.map((s) => s.text).join('\n').slice(0, max) };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Per-run state of the drift detector: the reference texts' vectors, the two relevance curves
+ * (exponential moving averages of cosine) and their below-threshold streaks. Small and serializable.
+ */
+
+export interface CurveState {
+  /** EMA of cosine similarity of scored steps to the reference; undefined before the first scored step. */
+  ema?: number;
+  /** Consecutive scored steps with the EMA below the threshold. */
+  low: number;
+  /** Seq of the first step of the current low streak. */
+  lowSince: number;
+  /** Highest level already emitted for the current low streak (0 none, 1 warning, 2 critical). */
+  emitted: 0 | 1 | 2;
+}
+
+export interface DriftRunState {
+  goal?: { vector: Float32Array; source: 'map' | 'user' | 'assistant' | 'plan'; seq: number };
+  /** The run's latest own plan (numbered list or `plan` step): the milestone reference without a map. */
+  plan?: { vector: Float32Array; items: number; callsForLookup: boolean; seq: number };
+  /** Map milestone whose vector is cached in `milestoneVector`. */
+  milestoneId?: string;
+  milestoneVector?: Float32Array;
+  /** Non-terminal actions in the run so far. */
+  work: number;
+  /** Scored steps so far (the curves are quiet during warm-up). */
+  scored: number;
+  goalCurve: CurveState;
+  milestoneCurve: CurveState;
+  planSkipFired: boolean;
+}
+
+export const newCurve = (): CurveState => ({ low: 0, lowSince: 0, emitted: 0 });
+
+export function newRunState(): DriftRunState {
+  return { work: 0, scored: 0, goalCurve: newCurve(), milestoneCurve: newCurve(), planSkipFired: false };
+}
