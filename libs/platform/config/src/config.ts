@@ -23,6 +23,10 @@ export const WayfinderConfig = z.object({
   qdrantUrl: z.string().url().optional(),
   httpPort: z.coerce.number().int().min(0).max(65535),
   groupPrefix: z.string().min(1).max(64),
+  /** Namespace prepended to topic names and group ids on the broker (environments sharing a cluster). */
+  topicPrefix: z.string().max(64).regex(/^[A-Za-z0-9._-]*$/, 'may only use letters, digits, ".", "_" and "-"'),
+  /** How long the group waits for a silent member before moving its partitions (failover time). */
+  kafkaSessionTimeoutMs: z.coerce.number().int().min(6_000).max(300_000),
   profile: z.enum(['balanced', 'strict', 'lenient', 'openclaw']),
 });
 export type WayfinderConfig = z.infer<typeof WayfinderConfig>;
@@ -43,6 +47,8 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   qdrantUrl: 'WAYFINDER_QDRANT_URL (--qdrant)',
   httpPort: 'WAYFINDER_HTTP_PORT (--port)',
   groupPrefix: 'WAYFINDER_GROUP_PREFIX',
+  topicPrefix: 'WAYFINDER_TOPIC_PREFIX',
+  kafkaSessionTimeoutMs: 'WAYFINDER_KAFKA_SESSION_TIMEOUT_MS',
   profile: 'WAYFINDER_PROFILE',
 };
 
@@ -62,6 +68,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     qdrantUrl: overrides.qdrant ?? env.WAYFINDER_QDRANT_URL ?? env.QDRANT_URL,
     httpPort: overrides.port ?? env.WAYFINDER_HTTP_PORT ?? '0',
     groupPrefix: env.WAYFINDER_GROUP_PREFIX ?? 'wayfinder',
+    topicPrefix: env.WAYFINDER_TOPIC_PREFIX ?? '',
+    kafkaSessionTimeoutMs: env.WAYFINDER_KAFKA_SESSION_TIMEOUT_MS ?? '10000',
     profile: env.WAYFINDER_PROFILE ?? 'balanced',
   };
   const result = WayfinderConfig.safeParse(raw);

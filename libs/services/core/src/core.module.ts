@@ -3,7 +3,7 @@
  * the map store, the policy book and the embedder. `wayfinder start` builds it from the configuration;
  * tests build it from fakes of the same ports.
  */
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import type { Bus } from '@wayfinder/bus';
 import type { Embedder } from '@wayfinder/embeddings';
 import type { MapStore } from './map-store';
@@ -15,18 +15,21 @@ export interface CoreDependencies {
   mapStore: MapStore;
   policyBook: PolicyBook;
   embedder: Embedder;
+  /** Further process-wide providers (e.g. the detector state store in distributed mode). */
+  extraProviders?: Provider[];
 }
 
 @Global()
 @Module({})
 export class WayfinderCoreModule {
   static forRoot(deps: CoreDependencies): DynamicModule {
-    const providers = [
+    const providers: Provider[] = [
       { provide: BUS, useValue: deps.bus },
       { provide: MAP_STORE, useValue: deps.mapStore },
       { provide: POLICY_BOOK, useValue: deps.policyBook },
       { provide: EMBEDDER, useValue: deps.embedder },
+      ...(deps.extraProviders ?? []),
     ];
-    return { module: WayfinderCoreModule, providers, exports: providers.map((p) => p.provide) };
+    return { module: WayfinderCoreModule, providers, exports: providers.map((p) => (typeof p === 'function' ? p : p.provide)) };
   }
 }

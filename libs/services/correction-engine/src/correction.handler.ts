@@ -10,12 +10,14 @@ import type { Bus } from '@wayfinder/bus';
 import { CorrectionEngine } from '@wayfinder/correction';
 import { LadderStage } from '@wayfinder/navigation';
 import { BUS, MAP_STORE, MapCache, POLICY_BOOK, type MapStore, type PolicyBook } from '@wayfinder/service-core';
+import { navigationMetrics } from '@wayfinder/telemetry';
 
 @Controller()
 export class CorrectionHandler {
   readonly engine = new CorrectionEngine();
   private readonly ladder: LadderStage;
   private readonly maps: MapCache;
+  private readonly metrics = navigationMetrics();
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -34,14 +36,24 @@ export class CorrectionHandler {
   @EventPattern('wayfinder.localized.v1')
   async onLocalized(@Payload() localized: LocalizedStep): Promise<void> {
     const { step, position } = localized;
-    this.ladder.onStep(step, position.method === 'unknown' ? undefined : position, await this.maps.get(step.tenantId, step.taskId));
+    this.metrics.stepProcessed(step, 'correction-engine');
+    const map = await this.maps.get(step.tenantId, step.taskId);
+    const before = this.engine.stats();
+    this.ladder.onStep(step, position.method === 'unknown' ? undefined : position, map);
+    this.metrics.selfHealBetween(step.tenantId, before, this.engine.stats());
   }
 
   @EventPattern('wayfinder.deviations.v1')
   async onDeviation(@Payload() deviation: Deviation): Promise<void> {
-    const { corrections, escalations } = this.ladder.onDeviation(deviation, await this.maps.get(deviation.tenantId, deviation.taskId));
+    const map = await this.maps.get(deviation.tenantId, deviation.taskId);
+    const before = this.engine.stats();
+    const { corrections, escalations } = this.ladder.onDeviation(deviation, map);
+    this.metrics.selfHealBetween(deviation.tenantId, before, this.engine.stats());
     if (corrections.length > 0) await this.bus.publish('wayfinder.corrections.v1', corrections);
     if (escalations.length > 0) await this.bus.publish('wayfinder.escalations.v1', escalations);
+    // Counted once the bus accepted them.
+    for (const correction of corrections) this.metrics.correction(correction, deviation);
+    for (const escalation of escalations) this.metrics.escalation(escalation);
   }
 
 }

@@ -6,16 +6,16 @@
  * dependencies answer (readiness gate), and stop() finishes in-flight batches and commits them.
  */
 import 'reflect-metadata';
-import { Module, type DynamicModule, type INestMicroservice, type LoggerService, type Type } from '@nestjs/common';
+import { Module, type DynamicModule, type INestMicroservice, type LoggerService, type Provider, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { BusTransport, InProcessBus, KafkaBus, type Bus } from '@wayfinder/bus';
 import type { ServiceName, WayfinderConfig } from '@wayfinder/config';
 import { HashingEmbedder } from '@wayfinder/embeddings';
-import { RedisMapStore } from '@wayfinder/redis';
+import { RedisDetectorStateStore, RedisMapStore } from '@wayfinder/redis';
 import { CorrectionEngineModule } from '@wayfinder/service-correction-engine';
 import { InMemoryMapStore, PoliciesHandler, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
-import { DetectorWorkerModule } from '@wayfinder/service-detector-worker';
+import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-detector-worker';
 import { StateLocalizerModule } from '@wayfinder/service-state-localizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
 
@@ -50,6 +50,7 @@ export async function startServices(config: WayfinderConfig, options: StartOptio
   const closers: Array<() => Promise<unknown>> = [];
   let bus: Bus;
   let mapStore: MapStore;
+  const extraProviders: Provider[] = [];
   if (config.mode === 'embedded') {
     bus = options.bus ?? new InProcessBus();
     mapStore = new InMemoryMapStore();
@@ -61,12 +62,21 @@ export async function startServices(config: WayfinderConfig, options: StartOptio
     await redis.ping();
     closers.push(() => redis.quit());
     mapStore = new RedisMapStore(redis);
-    bus = options.bus ?? new KafkaBus({ brokers: config.kafkaBrokers, clientId: config.kafkaClientId });
+    extraProviders.push({ provide: DETECTOR_STATE_STORE, useValue: new RedisDetectorStateStore(redis) });
+    bus =
+      options.bus ??
+      new KafkaBus({
+        brokers: config.kafkaBrokers,
+        clientId: config.kafkaClientId,
+        topicPrefix: config.topicPrefix,
+        sessionTimeoutMs: config.kafkaSessionTimeoutMs,
+        heartbeatIntervalMs: Math.min(3_000, Math.floor(config.kafkaSessionTimeoutMs / 5)),
+      });
   }
   const policyBook = new PolicyBook(config.profile);
   const services = [...new Set(config.services)].sort();
   const imports: Array<Type<unknown> | DynamicModule> = [
-    WayfinderCoreModule.forRoot({ bus, mapStore, policyBook, embedder: new HashingEmbedder() }),
+    WayfinderCoreModule.forRoot({ bus, mapStore, policyBook, embedder: new HashingEmbedder(), extraProviders }),
     ...services.map((s) => SERVICE_MODULES[s]),
   ];
   if (services.some((s) => POLICY_READERS.includes(s))) imports.push(PoliciesModule);

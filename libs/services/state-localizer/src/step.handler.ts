@@ -10,6 +10,7 @@ import type { Bus } from '@wayfinder/bus';
 import { Localizer } from '@wayfinder/cognitive-map';
 import type { Embedder } from '@wayfinder/embeddings';
 import { BUS, EMBEDDER, MAP_STORE, MapCache, type MapStore } from '@wayfinder/service-core';
+import { navigationMetrics } from '@wayfinder/telemetry';
 import { PendingSteps } from './pending-steps';
 
 export const UNKNOWN_POSITION: Position = { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' };
@@ -23,6 +24,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
   private readonly maps: MapCache;
   private readonly localizers = new Map<string, Localizer>();
   private readonly pending = new PendingSteps(LOCALIZER_HOLD);
+  private readonly metrics = navigationMetrics();
   private sweeper?: NodeJS.Timeout;
 
   constructor(
@@ -52,6 +54,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
 
   @EventPattern('wayfinder.steps.v1')
   async onStep(@Payload() step: StepEvent): Promise<void> {
+    this.metrics.stepProcessed(step, 'state-localizer');
     const map = await this.maps.get(step.tenantId, step.taskId);
     if (!map || this.pending.hasAgent(step)) {
       if (map) {
@@ -83,7 +86,9 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
       localizer = localizer ? Localizer.restore(map, localizer.snapshot(), this.embedder) : new Localizer(map, this.embedder);
       this.localizers.set(key, localizer);
     }
-    return localized(step, localizer.onStep(step));
+    const result = localized(step, localizer.onStep(step));
+    this.metrics.localized(result, map.milestones.length);
+    return result;
   }
 
   private async publish(steps: LocalizedStep[]): Promise<void> {

@@ -1,0 +1,47 @@
+/**
+ * Chooses the adapters of the memory ports for a deployment mode (DESIGN §3 "Co-location and the embedded
+ * default"): in-memory in embedded mode; Redis working memory in distributed mode, with Qdrant long-term
+ * memory when a URL is given, else the in-memory index (with a warning, since it is per process and lost
+ * on restart).
+ */
+import type { Redis } from 'ioredis';
+import { InMemoryVectorStore, InMemoryWorkingMemory, type VectorStore, type WorkingMemory } from '@wayfinder/memory';
+import { QdrantVectorStore } from '@wayfinder/qdrant';
+import { RedisWorkingMemory } from '@wayfinder/redis';
+
+export interface MemoryStoresConfig {
+  mode: 'embedded' | 'distributed';
+  /** Required in distributed mode. */
+  redis?: Redis;
+  qdrantUrl?: string;
+  /** The embedder's dimension: the vector index refuses vectors of any other length. */
+  dimension: number;
+  /** Working-memory entries expire this long after their last write (default 24 h). */
+  ttlMs?: number;
+  qdrantCollection?: string;
+  warn?: (message: string) => void;
+}
+
+export interface MemoryStores {
+  workingMemory: WorkingMemory;
+  vectorStore: VectorStore;
+}
+
+export function memoryStores(config: MemoryStoresConfig): MemoryStores {
+  const ttl = config.ttlMs !== undefined ? { ttlMs: config.ttlMs } : {};
+  if (config.mode === 'embedded') {
+    return { workingMemory: new InMemoryWorkingMemory(ttl), vectorStore: new InMemoryVectorStore({ dimension: config.dimension }) };
+  }
+  if (!config.redis) throw new Error('memory stores: distributed mode needs a Redis connection');
+  const workingMemory = new RedisWorkingMemory(config.redis, ttl);
+  if (config.qdrantUrl) {
+    return {
+      workingMemory,
+      vectorStore: new QdrantVectorStore({ url: config.qdrantUrl, dimension: config.dimension, collection: config.qdrantCollection }),
+    };
+  }
+  (config.warn ?? console.warn)(
+    'memory stores: no Qdrant URL (WAYFINDER_QDRANT_URL / --qdrant): long-term memory uses the in-memory index of this process and is lost on restart',
+  );
+  return { workingMemory, vectorStore: new InMemoryVectorStore({ dimension: config.dimension }) };
+}

@@ -1,0 +1,79 @@
+/**
+ * Runs the memory service as a hybrid Nest app: the event handlers on the Bus transport and the HTTP API
+ * on one port. `startServices` (libs/services/runtime) can call this for the memory service, since its
+ * other services are microservice-only apps without HTTP.
+ */
+import 'reflect-metadata';
+import { Module, type INestApplication, type LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { MicroserviceOptions } from '@nestjs/microservices';
+import { BusTransport, type Bus } from '@wayfinder/bus';
+import { HashingEmbedder, type Embedder } from '@wayfinder/embeddings';
+import { QdrantVectorStore } from '@wayfinder/qdrant';
+import { InMemoryMapStore, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
+import { MemoryServiceModule } from './memory-service.module';
+import type { MemoryStores } from './memory-stores';
+
+export interface MemoryServiceOptions {
+  bus: Bus;
+  stores: MemoryStores;
+  /** Default: an in-memory map store (embedded mode); pass the RedisMapStore in distributed mode. */
+  mapStore?: MapStore;
+  /** Default: the hashing embedder; its dimension must be the vector store's. */
+  embedder?: Embedder;
+  /** HTTP port; 0 (the default) picks a free one. */
+  port?: number;
+  host?: string;
+  /** Consumer group of the service (default `wayfinder.memory-service`). */
+  groupId?: string;
+  /** Whether closing the app also stops the bus (default true; false when the bus is shared). */
+  stopBusOnClose?: boolean;
+  logger?: LoggerService | false;
+}
+
+export interface RunningMemoryService {
+  readonly app: INestApplication;
+  /** `http://host:port`, the port actually bound. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export async function startMemoryService(options: MemoryServiceOptions): Promise<RunningMemoryService> {
+  const embedder = options.embedder ?? new HashingEmbedder();
+  // Readiness gate: nothing is consumed before long-term memory answers (Redis is connected by the caller).
+  const { vectorStore } = options.stores;
+  if (vectorStore instanceof QdrantVectorStore) {
+    await vectorStore.ensureCollection().catch((error: Error) => {
+      throw new Error(`Qdrant does not answer (collection ${vectorStore.collection}): ${error.message}`);
+    });
+  }
+  const core = WayfinderCoreModule.forRoot({
+    bus: options.bus,
+    mapStore: options.mapStore ?? new InMemoryMapStore(),
+    policyBook: new PolicyBook(),
+    embedder,
+  });
+
+  @Module({ imports: [core, MemoryServiceModule.forRoot(options.stores)] })
+  class MemoryServiceAppModule {}
+
+  const app = await NestFactory.create(MemoryServiceAppModule, { logger: options.logger ?? ['error', 'warn'] });
+  app.connectMicroservice<MicroserviceOptions>({
+    strategy: new BusTransport(options.bus, { groupId: options.groupId ?? 'wayfinder.memory-service', stopBusOnClose: options.stopBusOnClose }),
+  });
+  app.enableShutdownHooks();
+  await app.startAllMicroservices();
+  const host = options.host ?? '127.0.0.1';
+  await app.listen(options.port ?? 0, host);
+  const address = app.getHttpServer().address() as { port: number };
+  let stopped = false;
+  return {
+    app,
+    url: `http://${host}:${address.port}`,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await app.close();
+    },
+  };
+}

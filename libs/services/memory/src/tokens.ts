@@ -1,0 +1,3 @@
+/** Injection tokens of the memory service's stores (the ports of @wayfinder/memory). */
+export const WORKING_MEMORY = Symbol('wayfinder.working-memory');
+export const VECTOR_STORE = Symbol('wayfinder.vector-store');
