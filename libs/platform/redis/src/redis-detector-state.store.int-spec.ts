@@ -5,7 +5,7 @@ const run = `${process.pid}-${Date.now()}`;
 
 describe('RedisDetectorStateStore on a real Redis', () => {
   const redis = new Redis(process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
-  const store = new RedisDetectorStateStore(redis, 60_000);
+  const store = new RedisDetectorStateStore(redis, { ttlMs: 60_000 });
 
   beforeAll(async () => {
     await redis.connect().catch((error: Error) => {

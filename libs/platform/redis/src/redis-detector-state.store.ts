@@ -23,17 +23,29 @@ export interface AgentStateWrite extends AgentRef {
 
 const DEFAULT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
+export interface RedisDetectorStateStoreOptions {
+  ttlMs?: number;
+  /** Separates deployments sharing one Redis (the topic prefix): their agents' states never mix. */
+  namespace?: string;
+}
+
 export class RedisDetectorStateStore {
+  private readonly ttlMs: number;
+  private readonly namespace: string;
+
   constructor(
     private readonly redis: Redis,
-    private readonly ttlMs = DEFAULT_TTL_MS,
-  ) {}
+    options: RedisDetectorStateStoreOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+    this.namespace = options.namespace ?? '';
+  }
 
   /** The stored versions of these agents (0 when none), in one round trip. */
   async versions(agents: readonly AgentRef[]): Promise<number[]> {
     if (agents.length === 0) return [];
     const pipeline = this.redis.pipeline();
-    for (const a of agents) pipeline.hget(keyOf(a), 'v');
+    for (const a of agents) pipeline.hget(this.keyOf(a), 'v');
     const results = (await pipeline.exec()) ?? [];
     return results.map(([error, value]) => {
       if (error) throw error;
@@ -45,7 +57,7 @@ export class RedisDetectorStateStore {
   async load(agents: readonly AgentRef[]): Promise<Array<StoredAgentState | undefined>> {
     if (agents.length === 0) return [];
     const pipeline = this.redis.pipeline();
-    for (const a of agents) pipeline.hmgetBuffer(keyOf(a), 'v', 's');
+    for (const a of agents) pipeline.hmgetBuffer(this.keyOf(a), 'v', 's');
     const results = (await pipeline.exec()) ?? [];
     return results.map(([error, value]) => {
       if (error) throw error;
@@ -59,7 +71,7 @@ export class RedisDetectorStateStore {
     if (writes.length === 0) return [];
     const pipeline = this.redis.pipeline();
     for (const w of writes) {
-      const key = keyOf(w);
+      const key = this.keyOf(w);
       pipeline.hincrby(key, 'v', 1);
       pipeline.hset(key, 's', Buffer.from(w.state.buffer, w.state.byteOffset, w.state.byteLength));
       pipeline.pexpire(key, this.ttlMs);
@@ -73,8 +85,8 @@ export class RedisDetectorStateStore {
     }
     return versions;
   }
-}
 
-function keyOf(agent: AgentRef): string {
-  return tenantKey(agent.tenantId, 'detector', agent.agentId);
+  private keyOf(agent: AgentRef): string {
+    return this.namespace ? tenantKey(agent.tenantId, 'detector', this.namespace, agent.agentId) : tenantKey(agent.tenantId, 'detector', agent.agentId);
+  }
 }

@@ -17,21 +17,29 @@ return 1
 export interface RedisMapStoreOptions {
   /** Maps of tasks nobody touched for this long expire (ms; 0 keeps them). Default 7 days. */
   ttlMs?: number;
+  /** Separates deployments sharing one Redis (the topic prefix). */
+  namespace?: string;
 }
 
 /** Implements MapStore of @wayfinder/service-core (structurally: platform libs do not import services). */
 export class RedisMapStore {
   private readonly ttlMs: number;
+  private readonly namespace: string;
 
   constructor(
     private readonly redis: Redis,
     options: RedisMapStoreOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 7 * 24 * 60 * 60 * 1000;
+    this.namespace = options.namespace ?? '';
+  }
+
+  private keyOf(tenantId: string, taskId: string): string {
+    return this.namespace ? tenantKey(tenantId, 'map', this.namespace, taskId) : tenantKey(tenantId, 'map', taskId);
   }
 
   async get(tenantId: string, taskId: string): Promise<CognitiveMap | undefined> {
-    const json = await this.redis.hget(tenantKey(tenantId, 'map', taskId), 'map');
+    const json = await this.redis.hget(this.keyOf(tenantId, taskId), 'map');
     if (!json) return undefined;
     const parsed = CognitiveMap.safeParse(JSON.parse(json));
     // A document that no longer parses (written by an incompatible version) is treated as absent.
@@ -39,7 +47,7 @@ export class RedisMapStore {
   }
 
   async put(map: CognitiveMap): Promise<boolean> {
-    const stored = await this.redis.eval(PUT_IF_NEWER, 1, tenantKey(map.tenantId, 'map', map.taskId), map.version, JSON.stringify(map), this.ttlMs);
+    const stored = await this.redis.eval(PUT_IF_NEWER, 1, this.keyOf(map.tenantId, map.taskId), map.version, JSON.stringify(map), this.ttlMs);
     return stored === 1;
   }
 }

@@ -13,8 +13,11 @@ import { DetectionEngine, resolvePolicy } from '@wayfinder/detection';
 import { requireKafka, uniqueTestName } from '@wayfinder/testing';
 
 const AGENTS = 40;
-const CALLS = 14;
+/** openclaw thresholds (10/20): a poll warning at the 11th call, before the kill, a critical at the 21st, after. */
+const CALLS = 24;
+const KILL_AFTER_STEP = 24;
 const root = join(__dirname, '..', '..', '..', '..');
+const TENANT = uniqueTestName('tenant');
 
 function agentSteps(agent: number): LocalizedStep[] {
   const agentId = `agent-${agent}`;
@@ -22,11 +25,11 @@ function agentSteps(agent: number): LocalizedStep[] {
   let seq = 0;
   for (let i = 0; i < CALLS; i++) {
     for (const kind of ['action', 'observation'] as const) {
-      const base = { schema: 'wayfinder.step.v1' as const, eventId: `${agentId}-${seq}`, tenantId: 'fleet', agentId, taskId: 'job', runId: 'r1', seq: seq++, ts: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString() };
+      const base = { schema: 'wayfinder.step.v1' as const, eventId: `${agentId}-${seq}`, tenantId: TENANT, agentId, taskId: 'job', runId: 'r1', seq: seq++, ts: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString() };
       const step: StepEvent = kind === 'action'
         ? { ...base, kind, action: { tool: 'job_status', args: { job: `j-${agent}` }, callId: `c${i}` } }
         : { ...base, kind, observation: { tool: 'job_status', callId: `c${i}`, ok: true, content: { state: 'pending', checkedAt: base.ts } } };
-      out.push({ schema: 'wayfinder.localized.v1', eventId: step.eventId, tenantId: 'fleet', ts: step.ts, step, position: { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' } });
+      out.push({ schema: 'wayfinder.localized.v1', eventId: step.eventId, tenantId: TENANT, ts: step.ts, step, position: { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' } });
     }
   }
   return out;
@@ -35,7 +38,7 @@ function agentSteps(agent: number): LocalizedStep[] {
 function startWorker(prefix: string, name: string): { child: ChildProcess; ready: Promise<void>; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [join(root, 'bin', 'wayfinder.js'), 'start', '--mode', 'distributed', '--services', 'detector-worker'], {
     cwd: root,
-    env: { ...process.env, WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_KAFKA_SESSION_TIMEOUT_MS: '6000', WAYFINDER_KAFKA_CLIENT_ID: name },
+    env: { ...process.env, WAYFINDER_PROFILE: 'openclaw', WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_KAFKA_SESSION_TIMEOUT_MS: '6000', WAYFINDER_KAFKA_CLIENT_ID: name },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';
@@ -82,17 +85,17 @@ describe('detector worker failover on Kafka and Redis', () => {
 
   it('keeps every agent’s detection state across the kill and doubles nothing', async () => {
     const steps = Array.from({ length: AGENTS }, (_, a) => agentSteps(a));
-    const policy = resolvePolicy();
+    const policy = resolvePolicy({ profile: 'openclaw' });
     const reference = new DetectionEngine({ policyFor: () => ({ policy }) });
     const expected = new Map<string, Deviation>();
     for (const agent of steps) for (const l of agent) for (const d of reference.onStep(l.step)) expected.set(d.eventId, d);
-    const half = CALLS; // steps 0..CALLS-1 of every agent before the kill
+    const half = KILL_AFTER_STEP;
     const expectedBeforeKill = [...expected.values()].filter((d) => d.atSeq < half).length;
     expect(expectedBeforeKill).toBeGreaterThan(0);
     expect([...expected.values()].some((d) => d.atSeq >= half)).toBe(true);
 
     await bus.publish('wayfinder.localized.v1', steps.flatMap((a) => a.slice(0, half)));
-    await until(() => new Set(seen.map((d) => d.eventId)).size >= expectedBeforeKill, 60_000, 'the deviations of the first half');
+    await until(() => new Set(seen.map((d) => d.eventId)).size >= expectedBeforeKill, 60_000, `the ${expectedBeforeKill} deviations of the first half (seen ${seen.length}: ${JSON.stringify(seen.slice(0, 3).map((d) => [d.detector, d.level, d.count, d.atSeq]))}; expected e.g. ${JSON.stringify([...expected.values()].slice(0, 3).map((d) => [d.detector, d.level, d.count, d.atSeq]))})`);
     workers[0].child.kill('SIGKILL');
     await workers[0].exited;
     await bus.publish('wayfinder.localized.v1', steps.flatMap((a) => a.slice(half)));

@@ -23,6 +23,8 @@ export interface AgentTrail {
   checkpointed: Set<string>;
   /** The STATE text last written, so an unchanged STATE costs no write. */
   lastStateText?: string;
+  /** When this process last re-wrote the agent's entries to keep them from expiring (ms). */
+  keptAliveAt?: number;
   /** Oldest first, at most MAX_LOG entries. */
   log: OperationLogEntry[];
 }

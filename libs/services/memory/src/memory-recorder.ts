@@ -10,7 +10,7 @@
  * Every write is idempotent under redelivery: same checkpoint on top, same constraint text, same memory id,
  * STATE never moved back to an older step.
  */
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { CognitiveMap, Correction, LocalizedStep, StepEvent } from '@wayfinder/contracts';
 import { emptyProgress, renderState, stepText, updateAnchorProgress } from '@wayfinder/cognitive-map';
 import type { Embedder } from '@wayfinder/embeddings';
@@ -32,7 +32,15 @@ import {
 import { EMBEDDER, type MapCache } from '@wayfinder/service-core';
 import { addReference, AgentTrails, appendLog, type AgentTrail } from './agent-trails';
 import { MEMORY_MAPS } from './memory-maps';
-import { VECTOR_STORE, WORKING_MEMORY } from './tokens';
+import { MEMORY_OPTIONS, VECTOR_STORE, WORKING_MEMORY } from './tokens';
+
+export interface MemoryRecorderOptions {
+  /** The working memory's TTL: an active agent's entries are re-written every quarter of it. Default 24 h. */
+  ttlMs?: number;
+  now?: () => number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const FAILURE_PREFIX = 'last attempt failed:';
 const MAX_CONCLUSION_CHARS = 600;
@@ -41,6 +49,8 @@ const MAX_CONCLUSION_CHARS = 600;
 export class MemoryRecorder {
   readonly longTerm: LongTermMemory;
   private readonly logger = new Logger('memory');
+  private readonly keepAliveEveryMs: number;
+  private readonly now: () => number;
 
   constructor(
     @Inject(WORKING_MEMORY) private readonly working: WorkingMemory,
@@ -48,8 +58,11 @@ export class MemoryRecorder {
     @Inject(EMBEDDER) embedder: Embedder,
     @Inject(MEMORY_MAPS) private readonly maps: MapCache,
     private readonly trails: AgentTrails,
+    @Optional() @Inject(MEMORY_OPTIONS) options: MemoryRecorderOptions = {},
   ) {
     this.longTerm = new LongTermMemory(store, embedder);
+    this.keepAliveEveryMs = (options?.ttlMs ?? DAY_MS) / 4;
+    this.now = options?.now ?? Date.now;
   }
 
   async onMap(map: CognitiveMap): Promise<void> {
@@ -105,8 +118,30 @@ export class MemoryRecorder {
       if (text !== trail.lastStateText && (await this.working.putState(scope, { seq: step.seq, text }))) trail.lastStateText = text;
     }
 
+    await this.keepAlive(scope, trail);
     appendLog(trail, logEntry(step, position.milestoneId, conclusion));
     trail.lastSeq = step.seq;
+  }
+
+  /**
+   * Entries expire a TTL after their last write, and an agent stuck on one milestone writes neither its
+   * charter nor its STATE nor its stack. While it is active, re-write them every quarter of the TTL so a
+   * long task does not lose its constraints: same charter, same STATE (an equal seq is accepted), and the
+   * top checkpoint pushed again (a no-op that refreshes the stack).
+   */
+  private async keepAlive(scope: AgentScope, trail: AgentTrail): Promise<void> {
+    const now = this.now();
+    if (trail.keptAliveAt === undefined) {
+      trail.keptAliveAt = now;
+      return;
+    }
+    if (now - trail.keptAliveAt < this.keepAliveEveryMs) return;
+    trail.keptAliveAt = now;
+    const [charter, state, stack] = await Promise.all([this.working.getCharter(scope), this.working.getState(scope), this.working.listCheckpoints(scope)]);
+    if (charter) await this.working.setCharter(scope, charter);
+    if (state) await this.working.putState(scope, state);
+    const top = stack.at(-1);
+    if (top) await this.working.pushCheckpoint(scope, top);
   }
 
   async onCorrection(correction: Correction): Promise<void> {
@@ -155,7 +190,7 @@ export class MemoryRecorder {
       candidate,
       at: step.ts,
     });
-    if (!decision.write) this.logger.debug?.(`not remembered (${decision.reasons.join(', ')}): seq ${step.seq} of ${scope.agentId}`);
+    if (!decision.write) this.logger.debug(`not remembered (${decision.reasons.join(', ')}): seq ${step.seq} of ${scope.agentId}`);
     return decision;
   }
 }

@@ -12,13 +12,13 @@ import { AgentTrails } from './agent-trails';
 import { MemoriesController } from './memories.controller';
 import { MemoryEventsHandler } from './memory-events.handler';
 import { MEMORY_MAPS, memoryMaps } from './memory-maps';
-import { MemoryRecorder } from './memory-recorder';
+import { MemoryRecorder, type MemoryRecorderOptions } from './memory-recorder';
 import type { MemoryStores } from './memory-stores';
-import { VECTOR_STORE, WORKING_MEMORY } from './tokens';
+import { MEMORY_OPTIONS, VECTOR_STORE, WORKING_MEMORY } from './tokens';
 
 @Module({})
 export class MemoryServiceModule {
-  static forRoot(stores: MemoryStores): DynamicModule {
+  static forRoot(stores: MemoryStores, options: Pick<MemoryRecorderOptions, 'now'> = {}): DynamicModule {
     return {
       module: MemoryServiceModule,
       controllers: [MemoryEventsHandler, AgentsController, MemoriesController],
@@ -27,6 +27,7 @@ export class MemoryServiceModule {
         { provide: VECTOR_STORE, useValue: stores.vectorStore },
         { provide: MEMORY_MAPS, useFactory: memoryMaps, inject: [MAP_STORE] },
         { provide: AgentTrails, useValue: new AgentTrails() },
+        { provide: MEMORY_OPTIONS, useValue: { ...options, ...(stores.ttlMs !== undefined && { ttlMs: stores.ttlMs }) } satisfies MemoryRecorderOptions },
         MemoryRecorder,
         AgentContextReader,
       ],

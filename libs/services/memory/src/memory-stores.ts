@@ -9,6 +9,8 @@ import { InMemoryVectorStore, InMemoryWorkingMemory, type VectorStore, type Work
 import { QdrantVectorStore } from '@wayfinder/qdrant';
 import { RedisWorkingMemory } from '@wayfinder/redis';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export interface MemoryStoresConfig {
   mode: 'embedded' | 'distributed';
   /** Required in distributed mode. */
@@ -25,23 +27,26 @@ export interface MemoryStoresConfig {
 export interface MemoryStores {
   workingMemory: WorkingMemory;
   vectorStore: VectorStore;
+  /** The working memory's TTL, so the service can keep an active agent's entries alive. */
+  ttlMs?: number;
 }
 
 export function memoryStores(config: MemoryStoresConfig): MemoryStores {
-  const ttl = config.ttlMs !== undefined ? { ttlMs: config.ttlMs } : {};
+  const ttlMs = config.ttlMs ?? DAY_MS;
   if (config.mode === 'embedded') {
-    return { workingMemory: new InMemoryWorkingMemory(ttl), vectorStore: new InMemoryVectorStore({ dimension: config.dimension }) };
+    return { workingMemory: new InMemoryWorkingMemory({ ttlMs }), vectorStore: new InMemoryVectorStore({ dimension: config.dimension }), ttlMs };
   }
   if (!config.redis) throw new Error('memory stores: distributed mode needs a Redis connection');
-  const workingMemory = new RedisWorkingMemory(config.redis, ttl);
+  const workingMemory = new RedisWorkingMemory(config.redis, { ttlMs });
   if (config.qdrantUrl) {
     return {
       workingMemory,
+      ttlMs,
       vectorStore: new QdrantVectorStore({ url: config.qdrantUrl, dimension: config.dimension, collection: config.qdrantCollection }),
     };
   }
   (config.warn ?? console.warn)(
     'memory stores: no Qdrant URL (WAYFINDER_QDRANT_URL / --qdrant): long-term memory uses the in-memory index of this process and is lost on restart',
   );
-  return { workingMemory, vectorStore: new InMemoryVectorStore({ dimension: config.dimension }) };
+  return { workingMemory, vectorStore: new InMemoryVectorStore({ dimension: config.dimension }), ttlMs };
 }

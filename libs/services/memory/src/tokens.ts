@@ -1,3 +1,5 @@
 /** Injection tokens of the memory service's stores (the ports of @wayfinder/memory). */
 export const WORKING_MEMORY = Symbol('wayfinder.working-memory');
 export const VECTOR_STORE = Symbol('wayfinder.vector-store');
+/** Options of the memory service (MemoryRecorderOptions): the working-memory TTL, a clock for tests. */
+export const MEMORY_OPTIONS = Symbol('wayfinder.memory.options');

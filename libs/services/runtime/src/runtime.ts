@@ -61,8 +61,8 @@ export async function startServices(config: WayfinderConfig, options: StartOptio
     });
     await redis.ping();
     closers.push(() => redis.quit());
-    mapStore = new RedisMapStore(redis);
-    extraProviders.push({ provide: DETECTOR_STATE_STORE, useValue: new RedisDetectorStateStore(redis) });
+    mapStore = new RedisMapStore(redis, { namespace: config.topicPrefix });
+    extraProviders.push({ provide: DETECTOR_STATE_STORE, useValue: new RedisDetectorStateStore(redis, { namespace: config.topicPrefix }) });
     bus =
       options.bus ??
       new KafkaBus({

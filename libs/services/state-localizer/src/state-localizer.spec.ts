@@ -63,6 +63,9 @@ describe('state-localizer service', () => {
     await running.app.get(StepHandler).sweep(Date.now() + LOCALIZER_HOLD.timeoutMs);
     await until(() => localized.some((l) => l.step.taskId === 'orphan'));
     expect(localized.find((l) => l.step.taskId === 'orphan')!.position).toMatchObject({ method: 'unknown', milestoneId: null });
+    // The task waited out the timeout once: its later steps are not held again.
+    await running.bus.publish('wayfinder.steps.v1', [milestoneDone('t1', 'orphan', 'a2', 2, 'x')]);
+    await until(() => localized.some((l) => l.step.taskId === 'orphan' && l.step.seq === 2), 1_000);
   });
 
   it('never localizes one tenant’s steps on another tenant’s map of the same task id', async () => {

@@ -6,7 +6,7 @@
 import { Controller, Inject, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { LOCALIZED_SCHEMA, type CognitiveMap, type LocalizedStep, type Position, type StepEvent } from '@wayfinder/contracts';
-import type { Bus } from '@wayfinder/bus';
+import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { Localizer } from '@wayfinder/cognitive-map';
 import type { Embedder } from '@wayfinder/embeddings';
 import { BUS, EMBEDDER, MAP_STORE, MapCache, type MapStore } from '@wayfinder/service-core';
@@ -17,6 +17,7 @@ export const UNKNOWN_POSITION: Position = { milestoneId: null, completed: [], pr
 
 /** How long a step waits for its map, and how many steps an agent may have waiting. */
 export const LOCALIZER_HOLD = { timeoutMs: 5_000, maxPerAgent: 256, sweepMs: 500 };
+const MAX_MAPLESS_TASKS = 100_000;
 
 @Controller()
 export class StepHandler implements OnModuleInit, OnModuleDestroy {
@@ -24,6 +25,8 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
   private readonly maps: MapCache;
   private readonly localizers = new Map<string, Localizer>();
   private readonly pending = new PendingSteps(LOCALIZER_HOLD);
+  /** Tasks whose steps already waited out the timeout: later steps pass at once, as unknown. */
+  private readonly mapless = new Set<string>();
   private readonly metrics = navigationMetrics();
   private sweeper?: NodeJS.Timeout;
 
@@ -47,37 +50,45 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
   @EventPattern('wayfinder.maps.v1')
   async onMap(@Payload() map: CognitiveMap): Promise<void> {
     if (!this.maps.offer(map)) return;
+    this.mapless.delete(taskKey(map.tenantId, map.taskId));
     await this.mapStore.put(map);
     const released = this.pending.release(map.tenantId, map.taskId);
     if (released.length > 0) await this.publish(released.map((step) => this.localize(step, map)));
   }
 
-  @EventPattern('wayfinder.steps.v1')
-  async onStep(@Payload() step: StepEvent): Promise<void> {
-    this.metrics.stepProcessed(step, 'state-localizer');
-    const map = await this.maps.get(step.tenantId, step.taskId);
-    if (!map || this.pending.hasAgent(step)) {
+  @BatchEventPattern('wayfinder.steps.v1')
+  async onSteps(@Payload() steps: StepEvent[]): Promise<void> {
+    const out: LocalizedStep[] = [];
+    const now = Date.now();
+    for (const step of steps) {
+      this.metrics.stepProcessed(step, 'state-localizer');
+      const map = await this.maps.get(step.tenantId, step.taskId);
       if (map) {
-        // The map came through the store while this agent still had steps waiting: keep their order.
-        const released = this.pending.release(step.tenantId, step.taskId);
-        await this.publish([...released, step].map((s) => this.localize(s, map)));
-        return;
+        // Steps of this task still waiting (the map came through the store): they go first, in order.
+        for (const held of this.pending.release(step.tenantId, step.taskId)) out.push(this.localize(held, map));
+        out.push(this.localize(step, map));
+      } else if (this.mapless.has(taskKey(step.tenantId, step.taskId)) && !this.pending.hasAgent(step)) {
+        out.push(unknown(step)); // the task already waited out the timeout once: no map is coming
+      } else {
+        for (const overflow of this.pending.hold(step, now)) out.push(unknown(overflow));
       }
-      const overflow = this.pending.hold(step, Date.now());
-      if (overflow.length > 0) await this.publish(overflow.map((s) => unknown(s)));
-      return;
     }
-    await this.publish([this.localize(step, map)]);
+    if (out.length > 0) await this.publish(out);
   }
 
   /** Steps that waited for a map longer than the timeout are localized as unknown. */
   async sweep(nowMs = Date.now()): Promise<void> {
     const expired = this.pending.expired(nowMs);
     if (expired.length === 0) return;
+    for (const step of expired) this.markMapless(step);
     this.logger.warn(`${expired.length} step(s) waited ${LOCALIZER_HOLD.timeoutMs} ms for a map: localized as unknown`);
     await this.publish(expired.map((s) => unknown(s)));
   }
 
+  private markMapless(step: StepEvent): void {
+    if (this.mapless.size >= MAX_MAPLESS_TASKS) this.mapless.clear();
+    this.mapless.add(taskKey(step.tenantId, step.taskId));
+  }
 
   private localize(step: StepEvent, map: CognitiveMap): LocalizedStep {
     const key = `${taskKey(step.tenantId, step.taskId)}\u0000${step.agentId}`;
