@@ -13,8 +13,8 @@ const Args = z
   .refine((args) => jsonByteSize(args) <= MAX_ARGS_BYTES, `args must be at most ${MAX_ARGS_BYTES} bytes of JSON`);
 
 /** Observation content may be a string or any JSON value; either way it is capped at 64 KiB. */
-const Content = z.union([Text, JsonValue]).transform((value) => {
-  if (typeof value === 'string') return value;
+const Content = JsonValue.transform((value) => {
+  if (typeof value === 'string') return truncateText(value, MAX_TEXT_BYTES);
   return jsonByteSize(value) <= MAX_TEXT_BYTES ? value : truncateText(JSON.stringify(value), MAX_TEXT_BYTES);
 });
 

@@ -7,6 +7,7 @@ import { CognitiveMap, TaskSpec } from './task';
 import { Correction, Deviation, Escalation, LocalizedStep } from './navigation';
 import { StepEvent } from './step';
 import { TenantPolicy } from './policy';
+import { INTERNAL_CHECKS } from './internal-check';
 
 export type KeyKind = 'agent' | 'task' | 'tenant';
 
@@ -18,6 +19,11 @@ export interface TopicSpec<S extends z.ZodTypeAny = z.ZodTypeAny> {
   readonly compacted: boolean;
   /** Retention for non-compacted topics, in ms. */
   readonly retentionMs: number;
+  /**
+   * `edge`: written by agents and platforms, validated in full. `internal`: written by Wayfinder services
+   * from validated input; consumers check the envelope only (see internal-check.ts).
+   */
+  readonly source: 'edge' | 'internal';
 }
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -27,14 +33,14 @@ function topic<S extends z.ZodTypeAny>(spec: TopicSpec<S>): TopicSpec<S> {
 }
 
 export const TOPICS = {
-  'wayfinder.tasks.v1': topic({ name: 'wayfinder.tasks.v1', schema: TaskSpec, key: 'task', partitions: 6, compacted: false, retentionMs: 7 * DAY }),
-  'wayfinder.maps.v1': topic({ name: 'wayfinder.maps.v1', schema: CognitiveMap, key: 'task', partitions: 6, compacted: true, retentionMs: -1 }),
-  'wayfinder.steps.v1': topic({ name: 'wayfinder.steps.v1', schema: StepEvent, key: 'agent', partitions: 12, compacted: false, retentionMs: 3 * DAY }),
-  'wayfinder.localized.v1': topic({ name: 'wayfinder.localized.v1', schema: LocalizedStep, key: 'agent', partitions: 12, compacted: false, retentionMs: 1 * DAY }),
-  'wayfinder.deviations.v1': topic({ name: 'wayfinder.deviations.v1', schema: Deviation, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY }),
-  'wayfinder.corrections.v1': topic({ name: 'wayfinder.corrections.v1', schema: Correction, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY }),
-  'wayfinder.escalations.v1': topic({ name: 'wayfinder.escalations.v1', schema: Escalation, key: 'agent', partitions: 3, compacted: false, retentionMs: 30 * DAY }),
-  'wayfinder.policies.v1': topic({ name: 'wayfinder.policies.v1', schema: TenantPolicy, key: 'tenant', partitions: 1, compacted: true, retentionMs: -1 }),
+  'wayfinder.tasks.v1': topic({ name: 'wayfinder.tasks.v1', schema: TaskSpec, key: 'task', partitions: 6, compacted: false, retentionMs: 7 * DAY, source: 'edge' }),
+  'wayfinder.maps.v1': topic({ name: 'wayfinder.maps.v1', schema: CognitiveMap, key: 'task', partitions: 6, compacted: true, retentionMs: -1, source: 'internal' }),
+  'wayfinder.steps.v1': topic({ name: 'wayfinder.steps.v1', schema: StepEvent, key: 'agent', partitions: 12, compacted: false, retentionMs: 3 * DAY, source: 'edge' }),
+  'wayfinder.localized.v1': topic({ name: 'wayfinder.localized.v1', schema: LocalizedStep, key: 'agent', partitions: 12, compacted: false, retentionMs: 1 * DAY, source: 'internal' }),
+  'wayfinder.deviations.v1': topic({ name: 'wayfinder.deviations.v1', schema: Deviation, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'internal' }),
+  'wayfinder.corrections.v1': topic({ name: 'wayfinder.corrections.v1', schema: Correction, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'internal' }),
+  'wayfinder.escalations.v1': topic({ name: 'wayfinder.escalations.v1', schema: Escalation, key: 'agent', partitions: 3, compacted: false, retentionMs: 30 * DAY, source: 'internal' }),
+  'wayfinder.policies.v1': topic({ name: 'wayfinder.policies.v1', schema: TenantPolicy, key: 'tenant', partitions: 1, compacted: true, retentionMs: -1, source: 'edge' }),
 } as const;
 
 export type TopicName = keyof typeof TOPICS;
@@ -75,8 +81,16 @@ export function keyOf<T extends TopicName>(topicName: T, payload: PayloadOf<T>):
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** Validates a payload for a topic; the error names every bad field (`action.tool: must not be empty`). */
-export function parsePayload<T extends TopicName>(topicName: T, raw: unknown): ParseResult<PayloadOf<T>> {
+/**
+ * Validates a payload for a topic; the error names the bad fields (`action.tool: must not be empty`).
+ * Internal topics get the envelope check unless `full` is asked for.
+ */
+export function parsePayload<T extends TopicName>(topicName: T, raw: unknown, options: { full?: boolean } = {}): ParseResult<PayloadOf<T>> {
+  if (TOPICS[topicName].source === 'internal' && !options.full) {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: '(root): must be a JSON object' };
+    const problem = INTERNAL_CHECKS[topicName](raw as Record<string, unknown>);
+    return problem ? { ok: false, error: problem } : { ok: true, value: raw as PayloadOf<T> };
+  }
   const result = TOPICS[topicName].schema.safeParse(raw);
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, error: formatZodError(result.error) };

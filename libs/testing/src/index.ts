@@ -1,2 +1,3 @@
 export {};
 export * from './infra/kafka';
+export * from './fleet';

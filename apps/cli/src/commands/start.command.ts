@@ -1,6 +1,8 @@
 /** `wayfinder start`: runs services embedded (default) or on Kafka + Redis (DESIGN §3, §11). */
 import { ConfigError, loadConfig } from '@wayfinder/config';
 import { startServices } from '@wayfinder/service-runtime';
+import { startTelemetry } from '@wayfinder/telemetry';
+import { version as VERSION } from '../../../../package.json';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
 
@@ -9,11 +11,13 @@ const USAGE = `usage: wayfinder start [--mode embedded|distributed] [--services 
 Runs Wayfinder services until SIGINT/SIGTERM.
   --mode      embedded (default): every service in this process on the in-process bus and in-memory stores;
               distributed: the chosen services on Kafka and Redis, one consumer group per process
-  --services  comma-separated subset of task-parser,state-localizer,detector-worker,correction-engine
+  --services  comma-separated subset of task-parser,state-localizer,detector-worker,correction-engine,memory-service
               (default all of them)
   --kafka     Kafka bootstrap brokers, host:port[,host:port] (env WAYFINDER_KAFKA_BROKERS, default 127.0.0.1:9092)
   --redis     Redis URL (env WAYFINDER_REDIS_URL, default redis://127.0.0.1:6379)
   --qdrant    Qdrant URL for long-term memory (env WAYFINDER_QDRANT_URL)
+  --port      health endpoints port (env WAYFINDER_HTTP_PORT; 0 = any free port)
+Telemetry: OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set (OpenTelemetry's standard variables).
 Create the topics first on a new cluster: wayfinder topics create --kafka BROKERS`;
 
 export const startCommand: Command = {
@@ -27,6 +31,7 @@ export const startCommand: Command = {
       kafka: { type: 'string' },
       redis: { type: 'string' },
       qdrant: { type: 'string' },
+      port: { type: 'string' },
     }, false);
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     let config;
@@ -36,8 +41,15 @@ export const startCommand: Command = {
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
+    // Telemetry first, so every instrument the services create is exported (OTEL_* variables).
+    const telemetry = startTelemetry({ serviceName: `wayfinder-${[...config.services].sort().join('+')}`, serviceVersion: VERSION });
     const running = await startServices(config);
-    io.stderr.write(`wayfinder: ${config.mode} ${config.services.join(', ')} running${config.mode === 'distributed' ? ` on ${config.kafkaBrokers.join(',')}` : ''}; Ctrl-C stops\n`);
+    const where = [
+      config.mode === 'distributed' ? `on ${config.kafkaBrokers.join(',')}` : 'in process',
+      running.health ? `health http://127.0.0.1:${running.health.port}/health/ready` : '',
+      running.memory ? `memory API ${running.memory.url}` : '',
+    ].filter(Boolean);
+    io.stderr.write(`wayfinder: ${config.mode} ${config.services.join(', ')} running ${where.join('; ')}; Ctrl-C stops\n`);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);
@@ -45,6 +57,7 @@ export const startCommand: Command = {
     });
     io.stderr.write('wayfinder: stopping (finishing in-flight batches)…\n');
     await running.stop();
+    await telemetry.shutdown();
     return 0;
   },
 };

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 
-export const SERVICE_NAMES = ['task-parser', 'state-localizer', 'detector-worker', 'correction-engine'] as const;
+export const SERVICE_NAMES = ['task-parser', 'state-localizer', 'detector-worker', 'correction-engine', 'memory-service'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 const Brokers = z
@@ -21,7 +21,10 @@ export const WayfinderConfig = z.object({
   kafkaClientId: z.string().min(1),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
   qdrantUrl: z.string().url().optional(),
+  /** Health endpoints (/health/live, /health/ready); 0 picks a free port. */
   httpPort: z.coerce.number().int().min(0).max(65535),
+  /** The memory service's HTTP API; 0 picks a free port. */
+  memoryPort: z.coerce.number().int().min(0).max(65535),
   groupPrefix: z.string().min(1).max(64),
   /** Namespace prepended to topic names and group ids on the broker (environments sharing a cluster). */
   topicPrefix: z.string().max(64).regex(/^[A-Za-z0-9._-]*$/, 'may only use letters, digits, ".", "_" and "-"'),
@@ -46,6 +49,7 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   redisUrl: 'WAYFINDER_REDIS_URL (--redis)',
   qdrantUrl: 'WAYFINDER_QDRANT_URL (--qdrant)',
   httpPort: 'WAYFINDER_HTTP_PORT (--port)',
+  memoryPort: 'WAYFINDER_MEMORY_PORT',
   groupPrefix: 'WAYFINDER_GROUP_PREFIX',
   topicPrefix: 'WAYFINDER_TOPIC_PREFIX',
   kafkaSessionTimeoutMs: 'WAYFINDER_KAFKA_SESSION_TIMEOUT_MS',
@@ -67,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     redisUrl: overrides.redis ?? env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379',
     qdrantUrl: overrides.qdrant ?? env.WAYFINDER_QDRANT_URL ?? env.QDRANT_URL,
     httpPort: overrides.port ?? env.WAYFINDER_HTTP_PORT ?? '0',
+    memoryPort: env.WAYFINDER_MEMORY_PORT ?? '0',
     groupPrefix: env.WAYFINDER_GROUP_PREFIX ?? 'wayfinder',
     topicPrefix: env.WAYFINDER_TOPIC_PREFIX ?? '',
     kafkaSessionTimeoutMs: env.WAYFINDER_KAFKA_SESSION_TIMEOUT_MS ?? '10000',

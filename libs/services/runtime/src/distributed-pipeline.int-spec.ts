@@ -47,8 +47,8 @@ describe('distributed pipeline on Kafka and Redis', () => {
     observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'observer' });
     observer.subscribe('wayfinder.corrections.v1', async (batch) => void corrections.push(...batch.map((d) => d.payload)), { groupId: 'observer' });
     await observer.start();
-    const config = loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_GROUP_PREFIX: prefix });
-    running = await startServices(config, { bus: new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'services' }), logger: false });
+    const config = loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix });
+    running = await startServices(config, { logger: false });
   });
 
   afterAll(async () => {
@@ -65,6 +65,12 @@ describe('distributed pipeline on Kafka and Redis', () => {
     expect(first).toMatchObject({ tenantId: 'acme', taskId: 'report', severity: 'mild', action: 'hint' });
     expect(first.action === 'hint' && first.hint.text).toMatch(/read_file/);
     expect((await running.mapStore.get('acme', 'report'))?.milestones.length).toBe(3);
+    // The memory service, co-located, kept the charter and answers over HTTP.
+    const context = await fetch(`${running.memory!.url}/v1/tenants/acme/agents/looper/tasks/report/context`);
+    expect(context.status).toBe(200);
+    expect(JSON.stringify(await context.json())).toContain('read the sales data');
+    const ready = await fetch(`http://127.0.0.1:${running.health!.port}/health/ready`);
+    expect(ready.status).toBe(200);
     // Give the healthy agent's steps time to go through every hop before asserting the negative.
     await new Promise((r) => setTimeout(r, 2_000));
     expect(corrections.filter((c) => c.agentId === 'healthy')).toEqual([]);

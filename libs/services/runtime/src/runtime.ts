@@ -4,26 +4,42 @@
  * - distributed: the chosen services on Kafka with Redis, one consumer group per process.
  * The same Nest modules run in both; only the bus and the stores differ. Nothing consumes until the
  * dependencies answer (readiness gate), and stop() finishes in-flight batches and commits them.
+ * Every bus is traced (trace context in message headers), dead letters are counted, and in distributed
+ * mode consumer lag is measured and /health/live and /health/ready are served.
  */
 import 'reflect-metadata';
 import { Module, type DynamicModule, type INestMicroservice, type LoggerService, type Provider, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
+import { TOPIC_NAMES } from '@wayfinder/contracts';
 import { BusTransport, InProcessBus, KafkaBus, type Bus } from '@wayfinder/bus';
 import type { ServiceName, WayfinderConfig } from '@wayfinder/config';
 import { HashingEmbedder } from '@wayfinder/embeddings';
+import { kafkaCheck, redisCheck, startHealthServer, type HealthCheck, type HealthServer } from '@wayfinder/health';
 import { RedisDetectorStateStore, RedisMapStore } from '@wayfinder/redis';
 import { CorrectionEngineModule } from '@wayfinder/service-correction-engine';
 import { InMemoryMapStore, PoliciesHandler, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
 import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-detector-worker';
+import { memoryStores, startMemoryService, type RunningMemoryService } from '@wayfinder/service-memory';
 import { StateLocalizerModule } from '@wayfinder/service-state-localizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
+import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
 
-const SERVICE_MODULES: Record<ServiceName, Type<unknown>> = {
+type StreamService = Exclude<ServiceName, 'memory-service'>;
+
+const SERVICE_MODULES: Record<StreamService, Type<unknown>> = {
   'task-parser': TaskParserModule,
   'state-localizer': StateLocalizerModule,
   'detector-worker': DetectorWorkerModule,
   'correction-engine': CorrectionEngineModule,
+};
+
+/** The topics each service consumes (for lag measurement). */
+const CONSUMED: Record<StreamService, string[]> = {
+  'task-parser': ['wayfinder.tasks.v1'],
+  'state-localizer': ['wayfinder.steps.v1', 'wayfinder.maps.v1'],
+  'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
+  'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
 };
 
 /** Services that resolve policies and so must follow the policies topic. */
@@ -34,9 +50,12 @@ class PoliciesModule {}
 
 export interface RunningServices {
   readonly bus: Bus;
+  /** The stream services' app; undefined when only the memory service runs here. */
   readonly app: INestMicroservice;
   readonly mapStore: MapStore;
   readonly policyBook: PolicyBook;
+  readonly memory?: RunningMemoryService;
+  readonly health?: HealthServer;
   stop(): Promise<void>;
 }
 
@@ -48,60 +67,128 @@ export interface StartOptions {
 
 export async function startServices(config: WayfinderConfig, options: StartOptions = {}): Promise<RunningServices> {
   const closers: Array<() => Promise<unknown>> = [];
-  let bus: Bus;
+  const stopAll = async () => {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+  };
+  try {
+    return await start(config, options, closers, stopAll);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function start(
+  config: WayfinderConfig,
+  options: StartOptions,
+  closers: Array<() => Promise<unknown>>,
+  stopAll: () => Promise<void>,
+): Promise<RunningServices> {
+  const embedder = new HashingEmbedder();
+  const services = [...new Set(config.services)].sort();
+  const streamServices = services.filter((s): s is StreamService => s !== 'memory-service');
+  const groupId = `${config.groupPrefix}.${streamServices.join('+')}`;
+  let redis: Redis | undefined;
   let mapStore: MapStore;
+  let rawBus: Bus;
+  const makeBus = (clientSuffix: string): Bus =>
+    new KafkaBus({
+      brokers: config.kafkaBrokers,
+      clientId: `${config.kafkaClientId}-${clientSuffix}`,
+      topicPrefix: config.topicPrefix,
+      sessionTimeoutMs: config.kafkaSessionTimeoutMs,
+      heartbeatIntervalMs: Math.min(3_000, Math.floor(config.kafkaSessionTimeoutMs / 5)),
+    });
   const extraProviders: Provider[] = [];
+  const checks: Record<string, HealthCheck> = {};
   if (config.mode === 'embedded') {
-    bus = options.bus ?? new InProcessBus();
+    rawBus = options.bus ?? new InProcessBus();
     mapStore = new InMemoryMapStore();
   } else {
-    const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
-    await redis.connect().catch((error: Error) => {
+    redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    const connection = redis;
+    await connection.connect().catch((error: Error) => {
       throw new Error(`Redis at ${config.redisUrl} does not answer: ${error.message}`);
     });
-    await redis.ping();
-    closers.push(() => redis.quit());
-    mapStore = new RedisMapStore(redis, { namespace: config.topicPrefix });
-    extraProviders.push({ provide: DETECTOR_STATE_STORE, useValue: new RedisDetectorStateStore(redis, { namespace: config.topicPrefix }) });
-    bus =
-      options.bus ??
-      new KafkaBus({
-        brokers: config.kafkaBrokers,
-        clientId: config.kafkaClientId,
-        topicPrefix: config.topicPrefix,
-        sessionTimeoutMs: config.kafkaSessionTimeoutMs,
-        heartbeatIntervalMs: Math.min(3_000, Math.floor(config.kafkaSessionTimeoutMs / 5)),
-      });
+    await connection.ping();
+    closers.push(() => connection.quit());
+    mapStore = new RedisMapStore(connection, { namespace: config.topicPrefix });
+    extraProviders.push({ provide: DETECTOR_STATE_STORE, useValue: new RedisDetectorStateStore(connection, { namespace: config.topicPrefix }) });
+    rawBus = options.bus ?? makeBus('services');
+    checks.kafka = kafkaCheck(config.kafkaBrokers);
+    checks.redis = redisCheck(connection);
   }
+  const system = config.mode === 'embedded' ? 'in-process' : 'kafka';
+  const bus = new TracedBus(rawBus, { system });
+  const metrics = navigationMetrics();
   const policyBook = new PolicyBook(config.profile);
-  const services = [...new Set(config.services)].sort();
-  const imports: Array<Type<unknown> | DynamicModule> = [
-    WayfinderCoreModule.forRoot({ bus, mapStore, policyBook, embedder: new HashingEmbedder(), extraProviders }),
-    ...services.map((s) => SERVICE_MODULES[s]),
-  ];
-  if (services.some((s) => POLICY_READERS.includes(s))) imports.push(PoliciesModule);
 
-  @Module({ imports })
-  class WayfinderServicesModule {}
+  let health: HealthServer | undefined;
+  if (config.mode === 'distributed' || config.httpPort > 0) {
+    health = await startHealthServer({ port: config.httpPort, checks });
+    const server = health;
+    closers.push(() => server.close());
+  }
 
-  const groupId = `${config.groupPrefix}.${services.join('+')}`;
-  const app = await NestFactory.createMicroservice(WayfinderServicesModule, {
-    strategy: new BusTransport(bus, { groupId }),
-    logger: options.logger ?? ['error', 'warn'],
-  });
-  app.enableShutdownHooks();
-  await app.listen();
+  let memory: RunningMemoryService | undefined;
+  if (services.includes('memory-service')) {
+    // Its own bus client and consumer group: it is an HTTP app with a transport of its own.
+    const memoryBus = config.mode === 'embedded' ? new InProcessBus({ broker: (rawBus as InProcessBus).broker }) : makeBus('memory');
+    memory = await startMemoryService({
+      bus: new TracedBus(memoryBus, { system }),
+      stores: memoryStores({ mode: config.mode, redis, qdrantUrl: config.qdrantUrl, dimension: embedder.dimension }),
+      mapStore,
+      embedder,
+      port: config.memoryPort,
+      groupId: `${config.groupPrefix}.memory-service`,
+      logger: options.logger === false ? false : undefined,
+    });
+    const running = memory;
+    closers.push(() => running.stop());
+  }
+
+  let app: INestMicroservice | undefined;
+  if (streamServices.length > 0) {
+    const imports: Array<Type<unknown> | DynamicModule> = [
+      WayfinderCoreModule.forRoot({ bus, mapStore, policyBook, embedder, extraProviders }),
+      ...streamServices.map((s) => SERVICE_MODULES[s]),
+    ];
+    if (streamServices.some((s) => POLICY_READERS.includes(s))) imports.push(PoliciesModule);
+
+    @Module({ imports })
+    class WayfinderServicesModule {}
+
+    monitorDeadLetters(bus, metrics);
+    const created = await NestFactory.createMicroservice(WayfinderServicesModule, {
+      strategy: new BusTransport(bus, { groupId }),
+      logger: options.logger ?? ['error', 'warn'],
+    });
+    app = created;
+    created.enableShutdownHooks();
+    await created.listen();
+    closers.push(() => created.close());
+
+    if (config.mode === 'distributed') {
+      const topics = [...new Set(streamServices.flatMap((s) => CONSUMED[s]))].filter((t) => (TOPIC_NAMES as string[]).includes(t));
+      const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, topicPrefix: config.topicPrefix, groups: [{ groupId, topics }] });
+      metrics.observeConsumerLag(lag.readings);
+      lag.start();
+      closers.push(async () => lag.stop());
+    }
+  }
+
   let stopped = false;
   return {
     bus,
-    app,
+    app: app as INestMicroservice,
     mapStore,
     policyBook,
+    memory,
+    health,
     async stop() {
       if (stopped) return;
       stopped = true;
-      await app.close();
-      for (const close of closers.reverse()) await close();
+      await stopAll();
     },
   };
 }

@@ -5,7 +5,8 @@
 import 'reflect-metadata';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EventPattern, Payload, type INestMicroservice } from '@nestjs/microservices';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import type { INestMicroservice } from '@nestjs/common';
 import type { StepEvent } from '@wayfinder/contracts';
 import { InProcessBus } from '../in-process.bus';
 import { BatchEventPattern, BusTransport } from './bus.transport';

@@ -2,7 +2,7 @@
 import { DLQ_HEADERS, type CognitiveMap, type TaskSpec } from '@wayfinder/contracts';
 import { InProcessBus } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
-import { startServices, type RunningServices } from '@wayfinder/service-runtime';
+import { startServices, type RunningServices } from './runtime';
 
 const base = { schema: 'wayfinder.task.v1' as const, tenantId: 't1', ts: '2026-01-01T00:00:00.000Z' };
 

@@ -5,8 +5,8 @@
 import type { LocalizedStep, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { InProcessBus } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
-import { startServices, type RunningServices } from '@wayfinder/service-runtime';
-import { LOCALIZER_HOLD, StepHandler } from './step.handler';
+import { startServices, type RunningServices } from './runtime';
+import { LOCALIZER_HOLD, StepHandler } from '@wayfinder/service-state-localizer';
 
 const ts = '2026-01-01T00:00:00.000Z';
 

@@ -1,0 +1,170 @@
+/**
+ * `wayfinder bench pipeline` (issue: fleet pipeline): drives the real Kafka pipeline — task-parser,
+ * state-localizer, detector-worker and correction-engine co-located in a child process, as `wayfinder
+ * start --mode distributed` runs them — with a synthetic fleet from this process, and reports sustained
+ * throughput, step → correction latency, and consumer lag. The child process keeps the load generator's
+ * CPU apart from the pipeline's; on a 2-core machine both share the cores with the broker.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import type { StepEvent } from '@wayfinder/contracts';
+import { KafkaBus, createTopics } from '@wayfinder/bus';
+
+export interface PipelineBenchOptions {
+  brokers: string[];
+  agents: number;
+  /** Step events per second; 0 publishes as fast as the pipeline accepts (bounded in-flight). */
+  rate: number;
+  durationSec: number;
+  /** Share of agents stuck in a loop (they produce deviations and corrections). */
+  loopingShare: number;
+  partitions: number;
+}
+
+export interface PipelineBenchResult {
+  agents: number;
+  rateTarget: number;
+  durationSec: number;
+  published: number;
+  processed: number;
+  eventsPerSec: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  corrections: number;
+  deviations: number;
+  lagMax: number;
+  lagEnd: number;
+  drainSec: number;
+}
+
+const root = join(__dirname, '..', '..', '..', '..');
+
+export async function runPipelineBench(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
+  const prefix = `bench-${Date.now().toString(36)}.`;
+  await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
+  const child = spawn(process.execPath, [join(root, 'bin', 'wayfinder.js'), 'start', '--mode', 'distributed'], {
+    cwd: root,
+    env: { ...process.env, WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_KAFKA_BROKERS: options.brokers.join(','), WAYFINDER_GROUP_PREFIX: 'bench' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let childLog = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (c: Buffer) => {
+      childLog += c.toString();
+      if (childLog.includes('running')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`pipeline exited (${code}):\n${childLog}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  let corrections = 0;
+  let deviations = 0;
+  const bus = new KafkaBus({ brokers: options.brokers, topicPrefix: prefix, clientId: 'bench-load' });
+  bus.subscribe('wayfinder.corrections.v1', async (batch) => {
+    const now = Date.now();
+    for (const { payload } of batch) {
+      corrections++;
+      const t = sentAt.get(`${payload.agentId}/${payload.atSeq}`);
+      if (t !== undefined) latencies.push(now - t);
+    }
+  }, { groupId: 'bench-observer', fromBeginning: true });
+  bus.subscribe('wayfinder.deviations.v1', async (batch) => void (deviations += batch.length), { groupId: 'bench-observer', fromBeginning: true });
+  const admin = new Kafka({ clientId: 'bench-admin', brokers: options.brokers, logLevel: logLevel.NOTHING }).admin();
+  try {
+    await Promise.all([bus.start(), admin.connect(), ready]);
+    const localizedTopic = `${prefix}wayfinder.localized.v1`;
+    const stepsTopic = `${prefix}wayfinder.steps.v1`;
+    const detectorGroup = `${prefix}bench.correction-engine+detector-worker+state-localizer+task-parser`;
+    const lagNow = async (): Promise<{ lag: number; processed: number }> => {
+      // Steps are done when the detector group committed the localized topic past them.
+      const [end, committed, stepsEnd] = await Promise.all([
+        admin.fetchTopicOffsets(localizedTopic),
+        admin.fetchOffsets({ groupId: detectorGroup, topics: [localizedTopic] }),
+        admin.fetchTopicOffsets(stepsTopic),
+      ]);
+      const processed = committed[0].partitions.reduce((s, p) => s + Math.max(0, Number(p.offset)), 0);
+      const published = stepsEnd.reduce((s, p) => s + Number(p.high), 0);
+      void end;
+      return { lag: published - processed, processed };
+    };
+
+    const looping = Math.max(1, Math.round(options.agents * options.loopingShare));
+    const seqs = new Array<number>(options.agents).fill(0);
+    let published = 0;
+    let lagMax = 0;
+    const started = Date.now();
+    const deadline = started + options.durationSec * 1000;
+    let nextLagCheck = started + 1000;
+    let agent = 0;
+    const batchSize = 500;
+    while (Date.now() < deadline) {
+      const batch: StepEvent[] = [];
+      for (let i = 0; i < batchSize; i++) {
+        batch.push(stepOf(agent, seqs[agent]++, agent < looping));
+        agent = (agent + 1) % options.agents;
+      }
+      const t = Date.now();
+      for (const s of batch) sentAt.set(`${s.agentId}/${s.seq}`, t);
+      await bus.publish('wayfinder.steps.v1', batch);
+      published += batch.length;
+      if (options.rate > 0) {
+        const due = started + (published / options.rate) * 1000;
+        const wait = due - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
+      if (Date.now() >= nextLagCheck) {
+        const { lag } = await lagNow();
+        lagMax = Math.max(lagMax, lag);
+        nextLagCheck = Date.now() + 1000;
+        log(`t=${((Date.now() - started) / 1000).toFixed(0)}s published=${published} lag=${lag} deviations=${deviations} corrections=${corrections}`);
+      }
+    }
+    const loadSec = (Date.now() - started) / 1000;
+    const atEnd = await lagNow();
+    // Drain: wait (bounded) until the pipeline caught up, to report what it sustained.
+    const drainStart = Date.now();
+    let state = atEnd;
+    while (state.lag > 0 && Date.now() - drainStart < 60_000) {
+      await new Promise((r) => setTimeout(r, 250));
+      state = await lagNow();
+    }
+    const drainSec = (Date.now() - drainStart) / 1000;
+    latencies.sort((a, b) => a - b);
+    const pct = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] : null);
+    return {
+      agents: options.agents,
+      rateTarget: options.rate,
+      durationSec: options.durationSec,
+      published,
+      processed: state.processed,
+      eventsPerSec: Math.round(atEnd.processed / loadSec),
+      p50Ms: pct(0.5),
+      p99Ms: pct(0.99),
+      corrections,
+      deviations,
+      lagMax: Math.max(lagMax, atEnd.lag),
+      lagEnd: state.lag,
+      drainSec: Math.round(drainSec * 10) / 10,
+    };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+    await bus.stop().catch(() => undefined);
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** A healthy agent reads distinct files; a looping one retries the same locked file. */
+function stepOf(agent: number, seq: number, looping: boolean): StepEvent {
+  const call = Math.floor(seq / 2);
+  const base = { schema: 'wayfinder.step.v1' as const, eventId: `b${agent}-${seq}`, tenantId: `tenant-${agent % 3}`, agentId: `agent-${agent}`, taskId: 'bench', runId: 'r1', seq, ts: new Date().toISOString() };
+  if (seq % 2 === 0) {
+    return { ...base, kind: 'action', action: { tool: 'read_file', args: { path: looping ? '/locked.csv' : `/data/part-${call}.csv` }, callId: `c${call}` } };
+  }
+  return looping
+    ? { ...base, kind: 'observation', observation: { tool: 'read_file', callId: `c${call}`, ok: false, error: 'EACCES: permission denied' } }
+    : { ...base, kind: 'observation', observation: { tool: 'read_file', callId: `c${call}`, ok: true, content: `part ${call}: ${(call * 7919) % 1000} rows` } };
+}

@@ -1,0 +1,116 @@
+/**
+ * Drives a simulated fleet through the whole pipeline embedded (DESIGN §3: every service in this process
+ * on the in-process bus): publishes the tenants' policies and the tasks, then runs in lockstep rounds —
+ * one step per working agent, wait until every service has handled everything, hand the corrections
+ * back to their agents — so a seeded run gives the same numbers on any machine. Rounds are paced on
+ * the wall clock when asked (the demo), or run as fast as the pipeline goes (tests).
+ */
+import type { Correction, Deviation, Escalation } from '@wayfinder/contracts';
+import { InProcessBus } from '@wayfinder/bus';
+import { loadConfig } from '@wayfinder/config';
+import type { CorrectionStats } from '@wayfinder/correction';
+import { CorrectionHandler } from '@wayfinder/service-correction-engine';
+import { startServices } from '@wayfinder/service-runtime';
+import type { ReceivedCorrection, SimulatedFleet } from '@wayfinder/testing';
+import { SettlingBus } from './settling-bus';
+
+export interface RoundReport {
+  readonly round: number;
+  readonly steps: number;
+  readonly deviations: number;
+  readonly corrections: number;
+  readonly selfHeal: CorrectionStats;
+}
+
+export interface FleetRunOptions {
+  /** Upper bound of rounds; the run also ends when every agent has finished or been frozen. */
+  readonly rounds: number;
+  /** Wall-clock length of a round, ms (0: as fast as the pipeline goes). */
+  readonly roundMs?: number;
+  /** Called after every round (live view). */
+  readonly onRound?: (report: RoundReport) => void;
+  /** Timestamp of round 0's steps (default: the fleet's simulated clock). */
+  readonly startMs?: number;
+  /** How long one round may take to settle before the run fails. */
+  readonly settleTimeoutMs?: number;
+}
+
+export interface FleetRun {
+  readonly rounds: number;
+  readonly steps: number;
+  /** Sorted by tenant, agent, atSeq, eventId: the same order on every run. */
+  readonly deviations: Deviation[];
+  readonly corrections: Correction[];
+  readonly escalations: Escalation[];
+  /** What each correction did to its agent, by correction eventId. */
+  readonly effects: ReadonlyMap<string, ReceivedCorrection>;
+  /** The correction engine's own self-heal counters (DESIGN §5.4). */
+  readonly selfHeal: CorrectionStats;
+  readonly elapsedMs: number;
+}
+
+const OBSERVER_GROUP = 'wayfinder.demo-observer';
+
+export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: FleetRunOptions): Promise<FleetRun> {
+  const bus = new SettlingBus(new InProcessBus());
+  const deviations: Deviation[] = [];
+  const corrections: Correction[] = [];
+  const escalations: Escalation[] = [];
+  let inbox: Correction[] = [];
+  // Subscribed before the services start, so nothing they publish is missed.
+  bus.subscribe('wayfinder.deviations.v1', async (batch) => void deviations.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
+  bus.subscribe('wayfinder.corrections.v1', async (batch) => void inbox.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
+  bus.subscribe('wayfinder.escalations.v1', async (batch) => void escalations.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
+
+  const running = await startServices(loadConfig({}), { bus, logger: false });
+  const correctionEngine = running.app.get(CorrectionHandler, { strict: false }).engine;
+  const effects = new Map<string, ReceivedCorrection>();
+  const settleTimeoutMs = options.settleTimeoutMs ?? 60_000;
+  const started = Date.now();
+  let steps = 0;
+  let round = 0;
+  try {
+    await bus.publish('wayfinder.policies.v1', fleet.policies());
+    await bus.publish('wayfinder.tasks.v1', fleet.tasks());
+    await bus.settled(settleTimeoutMs);
+    const roundMs = options.roundMs ?? 0;
+    for (; round < options.rounds && !fleet.settled; round++) {
+      const batch = fleet.nextSteps(options.startMs === undefined ? undefined : options.startMs + round * Math.max(roundMs, 1));
+      steps += batch.length;
+      const devsBefore = deviations.length;
+      if (batch.length > 0) {
+        await bus.publish('wayfinder.steps.v1', batch);
+        await bus.settled(settleTimeoutMs);
+      }
+      const arrived = inbox.sort(byAgentThenSeq);
+      inbox = [];
+      for (const c of arrived) {
+        corrections.push(c);
+        const effect = fleet.applyCorrection(c);
+        if (effect) effects.set(c.eventId, effect);
+      }
+      options.onRound?.({ round, steps: batch.length, deviations: deviations.length - devsBefore, corrections: arrived.length, selfHeal: correctionEngine.stats() });
+      if (roundMs > 0) {
+        const due = started + (round + 1) * roundMs;
+        const wait = due - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  } finally {
+    await running.stop();
+  }
+  return {
+    rounds: round,
+    steps,
+    deviations: deviations.sort(byAgentThenSeq),
+    corrections: corrections.sort(byAgentThenSeq),
+    escalations: escalations.sort(byAgentThenSeq),
+    effects,
+    selfHeal: correctionEngine.stats(),
+    elapsedMs: Date.now() - started,
+  };
+}
+
+function byAgentThenSeq(a: { tenantId: string; agentId: string; atSeq?: number; eventId: string }, b: typeof a): number {
+  return a.tenantId.localeCompare(b.tenantId) || a.agentId.localeCompare(b.agentId) || (a.atSeq ?? 0) - (b.atSeq ?? 0) || a.eventId.localeCompare(b.eventId);
+}

@@ -1,0 +1,6 @@
+export * from './fleet.types';
+export * from './prng';
+export * from './simulated-fleet';
+export { TASK_TEMPLATES, type TaskTemplate, type MilestoneTemplate, type CallSpec } from './task-catalog';
+export type { StepBody } from './failure-patterns';
+export * from './navigate-fleet';
