@@ -91,6 +91,12 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
       return { lag: published - processed, processed };
     };
 
+    // Each tenant's task has a map, so steps are localized at once rather than held for one.
+    await bus.publish('wayfinder.tasks.v1', [0, 1, 2].map((t) => ({
+      schema: 'wayfinder.task.v1' as const, eventId: `bench-task-${t}`, tenantId: `tenant-${t}`, ts: new Date().toISOString(), taskId: 'bench',
+      goal: 'read every part of the sales data -> compute the totals per region -> write the quarterly report',
+    })));
+    await new Promise((r) => setTimeout(r, 1_000));
     const looping = Math.max(1, Math.round(options.agents * options.loopingShare));
     const seqs = new Array<number>(options.agents).fill(0);
     let published = 0;

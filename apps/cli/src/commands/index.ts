@@ -1,4 +1,11 @@
 /** The registry of sub-commands. Add a command here to make it reachable from `wayfinder`. */
 import type { Command } from '../command';
+import { startCommand } from './start.command';
+import { topicsCommand } from './topics.command';
+import { mapCommand } from './map.command';
+import { replayCommand } from './replay.command';
+import { evalCommand } from './eval.command';
+import { benchCommand } from './bench.command';
+import { demoCommand } from './demo.command';
 
-export const COMMANDS: Command[] = [];
+export const COMMANDS: Command[] = [startCommand, mapCommand, topicsCommand, replayCommand, evalCommand, benchCommand, demoCommand];

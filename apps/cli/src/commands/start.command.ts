@@ -1,10 +1,13 @@
 /** `wayfinder start`: runs services embedded (default) or on Kafka + Redis (DESIGN §3, §11). */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@wayfinder/config';
 import { startServices } from '@wayfinder/service-runtime';
 import { startTelemetry } from '@wayfinder/telemetry';
-import { version as VERSION } from '../../../../package.json';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
+
+const VERSION: string = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')).version;
 
 const USAGE = `usage: wayfinder start [--mode embedded|distributed] [--services a,b,…] [--kafka BROKERS] [--redis URL] [--qdrant URL]
 

@@ -1,1 +1,3 @@
-export {};
+export * from './trail-labels';
+export * from './trail-score';
+export * from './goal-persistence';

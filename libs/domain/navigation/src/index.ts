@@ -1,1 +1,4 @@
-export {};
+export * from './navigation-ports';
+export * from './navigator';
+export * from './ladder-stage';
+export * from './create-navigator';

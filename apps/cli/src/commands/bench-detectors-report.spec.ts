@@ -1,0 +1,18 @@
+import { runCli } from '../main';
+import { captureIo } from './cli-test-io';
+
+describe('wayfinder bench detectors', () => {
+  it('prints one JSON object with both throughputs, state size and the machine', async () => {
+    const io = captureIo();
+    expect(await runCli(['bench', 'detectors', '--events', '2000', '--agents', '20', '--state-agents', '50'], io)).toBe(0);
+    const lines = io.out().trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    const report = JSON.parse(lines[0]);
+    expect(report.toolLoopEventsPerSec).toBeGreaterThan(0);
+    expect(report.allDetectorsEventsPerSec).toBeGreaterThan(0);
+    expect(typeof report.bytesPerAgent).toBe('number');
+    expect(report.options).toEqual({ agents: 20, events: 2000, stateAgents: 50 });
+    expect(report.node).toBe(process.version);
+    expect(typeof report.cpu).toBe('string');
+  });
+});

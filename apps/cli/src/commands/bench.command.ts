@@ -1,0 +1,128 @@
+/**
+ * `wayfinder bench detectors|pipeline` (DESIGN §11). `detectors` runs the detector benchmark that lives
+ * next to the detectors (libs/domain/detection/bench); `pipeline` runs apps/cli/src/bench/pipeline-bench
+ * against a real Kafka broker. Each prints one JSON object with the machine it ran on. Benchmark code is
+ * loaded only when asked for, so the rest of the CLI never pays for it.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import { ConfigError, loadConfig } from '@wayfinder/config';
+import type { Command, CommandIo } from '../command';
+import { UsageError } from '../command';
+import { intOption, numberOption, parseCommandArgs } from '../args';
+
+const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--state-agents N]
+       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N]
+
+detectors: the detectors in process: events per second with only the tool-loop detectors and with all
+of them, and the bytes of detector state per agent.
+  --agents N         simulated agents the events are spread over (default 1000)
+  --events N         events to run per measurement (default 200000)
+  --state-agents N   agents whose state is measured for bytes per agent (default 100000)
+
+pipeline: the distributed services on Kafka, fed by a synthetic fleet: sustained throughput,
+step → correction latency and consumer lag.
+  --kafka BROKERS    bootstrap brokers (env WAYFINDER_KAFKA_BROKERS, default 127.0.0.1:9092)
+  --agents N         simulated agents (default 1000)
+  --rate N           step events per second, 0 = as fast as accepted (default 0)
+  --duration S       seconds of load (default 30)
+  --looping-share R  share of agents stuck in a loop, 0..1 (default 0.1)
+  --partitions N     partitions of the per-agent topics (default 12)
+
+Both print one JSON object, with the node version and the CPU.
+`;
+
+interface DetectorBenchOptions {
+  agents: number;
+  events: number;
+  stateAgents: number;
+}
+
+type RunDetectorBench = (options: DetectorBenchOptions) => unknown | Promise<unknown>;
+
+const DETECTOR_BENCH = path.join(__dirname, '..', '..', '..', '..', 'libs', 'domain', 'detection', 'bench', 'detectors.bench');
+
+export const benchCommand: Command = {
+  name: 'bench',
+  summary: 'benchmark the detectors or the Kafka pipeline (bench detectors|pipeline)',
+  usage: USAGE,
+  async run(argv: string[], io: CommandIo): Promise<number> {
+    const { values, positionals } = parseCommandArgs(argv, {
+      agents: { type: 'string' },
+      events: { type: 'string' },
+      'state-agents': { type: 'string' },
+      kafka: { type: 'string' },
+      rate: { type: 'string' },
+      duration: { type: 'string' },
+      'looping-share': { type: 'string' },
+      partitions: { type: 'string' },
+    });
+    const [which, ...extra] = positionals;
+    if (which === undefined) throw new UsageError("a benchmark is required: 'detectors' or 'pipeline'");
+    if (which !== 'detectors' && which !== 'pipeline') throw new UsageError(`unknown benchmark '${which}' (expected 'detectors' or 'pipeline')`);
+    if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+    const only = (names: string[]) => {
+      const stray = Object.keys(values).find((k) => k !== 'help' && !names.includes(k));
+      if (stray) throw new UsageError(`--${stray} does not apply to 'bench ${which}'`);
+    };
+
+    let options: object;
+    let results: unknown;
+    if (which === 'detectors') {
+      only(['agents', 'events', 'state-agents']);
+      const detectorOptions: DetectorBenchOptions = {
+        agents: intOption(values.agents, 'agents', 1000),
+        events: intOption(values.events, 'events', 200_000),
+        stateAgents: intOption(values['state-agents'], 'state-agents', 100_000),
+      };
+      options = detectorOptions;
+      exposeGc();
+      results = await loadDetectorBench()(detectorOptions);
+    } else {
+      only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions']);
+      const loopingShare = numberOption(values['looping-share'], 'looping-share', 0.1);
+      if (loopingShare > 1) throw new UsageError(`--looping-share must be a number between 0 and 1, got '${values['looping-share']}'`);
+      const pipelineOptions = {
+        brokers: brokersOf(values.kafka),
+        agents: intOption(values.agents, 'agents', 1000),
+        rate: intOption(values.rate, 'rate', 0, 0),
+        durationSec: intOption(values.duration, 'duration', 30),
+        loopingShare,
+        partitions: intOption(values.partitions, 'partitions', 12),
+      };
+      options = pipelineOptions;
+      const { runPipelineBench } = await import('../bench/pipeline-bench');
+      results = await runPipelineBench(pipelineOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
+    }
+    const cpus = os.cpus();
+    const report = { ...(results as Record<string, unknown>), options, node: process.version, cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length };
+    io.stdout.write(JSON.stringify(report) + '\n');
+    return 0;
+  },
+};
+
+function brokersOf(kafka: string | undefined): string[] {
+  try {
+    return loadConfig(process.env, { kafka }).kafkaBrokers;
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** Bytes per agent is a heap difference between two full collections; without gc() it is noise. */
+function exposeGc(): void {
+  const global = globalThis as { gc?: () => void };
+  if (typeof global.gc === 'function') return;
+  v8.setFlagsFromString('--expose-gc');
+  global.gc = vm.runInNewContext('gc') as () => void;
+}
+
+function loadDetectorBench(): RunDetectorBench {
+  // Required lazily and by path: bench code is not part of @wayfinder/detection's public API.
+  const loaded = require(DETECTOR_BENCH) as { runDetectorBench?: RunDetectorBench };
+  if (typeof loaded.runDetectorBench !== 'function') throw new Error(`${DETECTOR_BENCH} does not export runDetectorBench`);
+  return loaded.runDetectorBench;
+}

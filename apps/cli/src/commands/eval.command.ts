@@ -1,0 +1,117 @@
+/**
+ * `wayfinder eval trail DIR` (DESIGN §11, shared/data/README.md): runs navigation over every labelled
+ * trace of a TRAIL-layout folder and prints one JSON object with trace-level recall, false-positive rate
+ * and localization of the loop detectors against `resource abuse` and of `drift` against `goal deviation`.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { parseTrailLabels, scoreTrail, type ScoredDeviation } from '@wayfinder/evaluation';
+import type { Command, CommandIo } from '../command';
+import { UsageError } from '../command';
+import { parseCommandArgs } from '../args';
+import { installTask, prepareNavigation } from './navigation-setup';
+import { InvalidLineReporter } from './invalid-line-reporter';
+import { readStepFile, type StepLineStats } from './step-lines';
+
+const USAGE = `usage: wayfinder eval trail DIR [--policy FILE.json] [--profile NAME]
+
+Reads DIR/labels.json and the StepEvent JSONL trace of each labelled row, runs the whole navigation on
+each trace (balanced profile unless told otherwise) and prints one JSON object:
+  traces, positives, negatives   loop positives are traces with a 'resource abuse' label
+  loop    recall, falsePositiveRate, localized (a loop deviation within [s-8, s+2] of a labelled seq s)
+  drift   the same three for 'drift' deviations against 'goal deviation' labels
+  profile the policy profile used
+
+options:
+  --policy FILE.json   a policy overlay over the profile
+  --profile NAME       balanced (default) | strict | lenient | openclaw
+`;
+
+export const evalCommand: Command = {
+  name: 'eval',
+  summary: 'score navigation on labelled traces (eval trail DIR)',
+  usage: USAGE,
+  async run(argv: string[], io: CommandIo): Promise<number> {
+    const { values, positionals } = parseCommandArgs(argv, { policy: { type: 'string' }, profile: { type: 'string' } });
+    const [sub, dir, ...extra] = positionals;
+    if (sub === undefined) throw new UsageError("a sub-command is required: 'trail DIR'");
+    if (sub !== 'trail') throw new UsageError(`unknown sub-command '${sub}' (expected 'trail')`);
+    if (dir === undefined) throw new UsageError('trail needs a DIR (a folder with labels.json and the JSONL traces)');
+    if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+    const setup = await prepareNavigation({ policyFile: values.policy, profile: values.profile, corrections: true });
+    const labels = await readLabels(dir);
+
+    const deviationsByTrace = new Map<string, ScoredDeviation[]>();
+    const stats: StepLineStats = { lines: 0, steps: 0, invalid: 0 };
+    const invalid = new InvalidLineReporter(io.stderr, 'wayfinder eval');
+    let missing = 0;
+    let corrections = 0;
+    for (const row of labels) {
+      const file = path.join(dir, row.file);
+      try {
+        await fs.access(file);
+      } catch {
+        missing++;
+        io.stderr.write(`wayfinder eval: ${file}: labelled trace not found; scored as having no deviations\n`);
+        continue;
+      }
+      // A navigator per trace: no state can leak from one run into the next.
+      const navigator = setup.newNavigator();
+      const found: ScoredDeviation[] = [];
+      await readStepFile(
+        file,
+        {
+          onStep(step) {
+            const result = navigator.onStep(step);
+            for (const d of result.deviations) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq });
+            corrections += result.corrections.length;
+          },
+          onInvalid: (badFile, line, error) => invalid.report(badFile, line, error),
+          onTask(task, taskFile, line) {
+            const error = installTask(navigator, task);
+            if (error) invalid.report(taskFile, line, error);
+          },
+        },
+        stats,
+      );
+      invalid.endFile(file);
+      deviationsByTrace.set(row.traceId, found);
+    }
+
+    const score = scoreTrail(labels, (traceId) => deviationsByTrace.get(traceId));
+    const report = {
+      traces: score.traces,
+      positives: score.loop.positives,
+      negatives: score.loop.negatives,
+      loop: score.loop,
+      drift: score.drift,
+      profile: setup.profile,
+      events: stats.steps,
+      invalidLines: stats.invalid,
+      missingTraces: missing,
+      deviations: [...deviationsByTrace.values()].reduce((n, list) => n + list.length, 0),
+      corrections,
+    };
+    io.stdout.write(JSON.stringify(report) + '\n');
+    return 0;
+  },
+};
+
+async function readLabels(dir: string) {
+  const file = path.join(dir, 'labels.json');
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch {
+    throw new UsageError(`${file} not found (DIR must hold labels.json and the traces)`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file}: invalid JSON: ${(error as Error).message}`);
+  }
+  const parsed = parseTrailLabels(raw);
+  if (!parsed.ok) throw new Error(`${file}: ${parsed.error}`);
+  return parsed.value;
+}

@@ -1,0 +1,108 @@
+/**
+ * `wayfinder replay PATH…` (DESIGN §11): streams StepEvent JSONL files or folders through the whole
+ * navigation in process and writes each Deviation (and Correction/Escalation with --corrections) as one
+ * JSON line, in event order. Bad lines are reported on stderr as FILE:LINE and skipped.
+ */
+import type { Navigator } from '@wayfinder/navigation';
+import type { Command, CommandIo } from '../command';
+import { UsageError } from '../command';
+import { parseCommandArgs } from '../args';
+import { LineWriter } from './jsonl-writer';
+import { installTask, prepareNavigation } from './navigation-setup';
+import { InvalidLineReporter } from './invalid-line-reporter';
+import { correctionRow, deviationRow, escalationRow, tableHeader } from './replay-table';
+import { listStepFiles } from './step-files';
+import { readStepFile, type StepLineStats } from './step-lines';
+
+const USAGE = `usage: wayfinder replay PATH… [--policy FILE.json] [--profile NAME] [--corrections] [--format jsonl|table]
+
+Reads StepEvent JSONL files, or folders of them (every *.jsonl below, recursively, sorted), runs the whole
+navigation in process (localization, detectors, correction ladder) and writes one JSON object per line to
+stdout: each Deviation, and with --corrections each Correction and Escalation, in event order.
+A line that is not a valid wayfinder.step.v1 event is reported on stderr as FILE:LINE and skipped.
+A wayfinder.task.v1 line (a TaskSpec) gives the steps of its task a cognitive map to be localized on.
+
+options:
+  --policy FILE.json   a policy overlay (any subset of the TenantPolicy settings) over the profile
+  --profile NAME       balanced (default) | strict | lenient | openclaw
+  --corrections        also run the correction ladder and print corrections and escalations
+  --format FORMAT      jsonl (default) | table
+`;
+
+export const replayCommand: Command = {
+  name: 'replay',
+  summary: 'replay StepEvent JSONL files through navigation; print deviations (and corrections)',
+  usage: USAGE,
+  async run(argv: string[], io: CommandIo): Promise<number> {
+    const { values, positionals } = parseCommandArgs(argv, {
+      policy: { type: 'string' },
+      profile: { type: 'string' },
+      corrections: { type: 'boolean' },
+      format: { type: 'string' },
+    });
+    if (positionals.length === 0) throw new UsageError('at least one PATH (a .jsonl file or a folder) is required');
+    const format = values.format ?? 'jsonl';
+    if (format !== 'jsonl' && format !== 'table') throw new UsageError(`--format must be jsonl or table, got '${format}'`);
+    const withCorrections = values.corrections === true;
+    const setup = await prepareNavigation({ policyFile: values.policy, profile: values.profile, corrections: withCorrections });
+    const files = await listStepFiles(positionals);
+
+    const sink: ReplaySink = {
+      out: new LineWriter(io.stdout),
+      invalid: new InvalidLineReporter(io.stderr, 'wayfinder replay'),
+      table: format === 'table',
+      withCorrections,
+    };
+    const stats: StepLineStats = { lines: 0, steps: 0, invalid: 0 };
+    try {
+      await replayFiles(files, setup.newNavigator(), sink, stats);
+    } catch (error) {
+      // The reader of stdout went away (`replay … | head`): stop quietly, as other Unix tools do.
+      if ((error as NodeJS.ErrnoException).code === 'EPIPE') return 0;
+      throw error;
+    }
+    if (stats.invalid > 0) {
+      io.stderr.write(`wayfinder replay: skipped ${stats.invalid} invalid line(s); replayed ${stats.steps} event(s) from ${files.length} file(s)\n`);
+    }
+    return 0;
+  },
+};
+
+interface ReplaySink {
+  out: LineWriter;
+  invalid: InvalidLineReporter;
+  table: boolean;
+  withCorrections: boolean;
+}
+
+/** One Navigator over all files in order, so an agent whose steps span several files keeps its state. */
+async function replayFiles(files: readonly string[], navigator: Navigator, sink: ReplaySink, stats: StepLineStats): Promise<void> {
+  const { out, invalid, table, withCorrections } = sink;
+  if (table) out.line(tableHeader());
+  for (const file of files) {
+    await readStepFile(
+      file,
+      {
+        onStep(step) {
+          if (out.failed) throw out.failed;
+          const result = navigator.onStep(step);
+          let pending: Promise<void> | undefined;
+          for (const d of result.deviations) pending = (table ? out.line(deviationRow(d)) : out.json(d)) ?? pending;
+          if (withCorrections) {
+            for (const c of result.corrections) pending = (table ? out.line(correctionRow(c)) : out.json(c)) ?? pending;
+            for (const e of result.escalations) pending = (table ? out.line(escalationRow(e)) : out.json(e)) ?? pending;
+          }
+          return pending;
+        },
+        onInvalid: (badFile, line, error) => invalid.report(badFile, line, error),
+        onTask(task, taskFile, line) {
+          const error = installTask(navigator, task);
+          if (error) invalid.report(taskFile, line, error);
+        },
+      },
+      stats,
+    );
+    invalid.endFile(file);
+  }
+  await out.flush();
+}

@@ -1,0 +1,66 @@
+/**
+ * Builds a Navigator on the real engines: cognitive-map localization, the detection engine and the
+ * correction ladder, sharing one embedder. This is what replay, eval and the embedded services call.
+ */
+import type { PolicySettings, StepEvent, TaskSpec } from '@wayfinder/contracts';
+import { Localizer, parseTask } from '@wayfinder/cognitive-map';
+import { CorrectionEngine } from '@wayfinder/correction';
+import { DetectionEngine, DriftDetector, type DetectionContext, type DriftContext } from '@wayfinder/detection';
+import { HashingEmbedder, type Embedder } from '@wayfinder/embeddings';
+import { LadderStage, type PolicySubject } from './ladder-stage';
+import { Navigator } from './navigator';
+
+export interface NavigatorOptions {
+  /** The resolved policy of every agent, or a function resolving it (tenant → task → agent overlays). */
+  policy: PolicySettings | ((subject: PolicySubject) => PolicySettings);
+  /** Defaults to the built-in hashing embedder, for which the profiles' thresholds are calibrated. */
+  embedder?: Embedder;
+  /** Tasks whose maps are known up front; steps of other tasks are navigated without a map. */
+  tasks?: readonly TaskSpec[];
+  /** Run the correction ladder (default true). */
+  corrections?: boolean;
+  /**
+   * Timestamps of corrections and escalations. Default: the time of the latest step seen, so a replay
+   * of the same events yields byte-identical output; live services pass the wall clock.
+   */
+  now?: () => number;
+}
+
+export function createNavigator(options: NavigatorOptions): Navigator {
+  const embedder = options.embedder ?? new HashingEmbedder();
+  const policy = options.policy;
+  const policyOf = typeof policy === 'function' ? policy : () => policy;
+  let streamTime = 0;
+  const now = options.now ?? (() => streamTime);
+  // The detection engine asks for a step's budgets, which come from the map the Navigator holds
+  // (`navigator` is only read once steps flow, after it is built below).
+  const detection = new DetectionEngine({
+    embedder,
+    policyFor: (step: StepEvent) => {
+      const map = navigator.mapOf(step.tenantId, step.taskId);
+      // The engine hands this context to its extra detectors as is: drift reads the map's goal from it.
+      const ctx: DetectionContext & DriftContext = { policy: policyOf(step), expectedStepMs: map?.expectedStepMs, maxSteps: map?.maxSteps, map };
+      return ctx;
+    },
+    extraDetectors: [new DriftDetector(embedder)],
+  });
+  const correction = options.corrections === false ? undefined : new LadderStage(new CorrectionEngine({ now }), policyOf);
+  const navigator: Navigator = new Navigator({
+    detection: {
+      onStep(step, position) {
+        const ms = Date.parse(step.ts);
+        if (ms > streamTime) streamTime = ms;
+        return detection.onStep(step, position);
+      },
+      tick: (nowMs) => detection.tick(nowMs),
+    },
+    localizerFor: (map) => new Localizer(map, embedder),
+    correction,
+  });
+  for (const spec of options.tasks ?? []) {
+    const parsed = parseTask(spec);
+    if (!parsed.ok) throw new Error(`task ${spec.taskId}: ${parsed.error.message}`);
+    navigator.setMap(spec.tenantId, parsed.value);
+  }
+  return navigator;
+}
