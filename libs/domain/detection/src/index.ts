@@ -1,1 +1,15 @@
-export {};
+/** Public API of @wayfinder/detection: the engine, policies and fingerprints (DESIGN §5.3, §6). */
+export { DetectionEngine, type DetectionEngineOptions } from './detection.engine';
+export type { DetectionContext, DeviationDraft, StepDetector } from './types';
+export { PROFILES, DEFAULT_PROFILE } from './policy/profiles';
+export { resolvePolicy, applyOverlay } from './policy/resolve';
+export { validatePolicy, type PolicyValidation } from './policy/validate';
+export { compilePolicy, type CompiledPolicy } from './policy/compiled-policy';
+export { argsHash, resultHash, errorHash, isErrorOutcome, isUnknownToolOutcome, type OutcomeLike } from './fingerprint/fingerprint';
+export { normalizeText, normalizeValue, canonicalJson, VOLATILE_KEYS, type NormalizeOptions } from './fingerprint/normalize';
+export { hash32, hashHex } from './fingerprint/hash';
+export { textOf } from './fingerprint/text-of';
+export { compileGlobs, type GlobMatcher } from './glob';
+export { runConformanceCase, type ConformanceCase } from './conformance/conformance-case';
+// The drift detector is written in src/drift by its owner; re-exported so workers can plug it in.
+export { DriftDetector, type DriftDetectorOptions, type DriftContext, type DriftCurve, type DriftStepDetector } from './drift';

@@ -1,1 +1,2 @@
 export * from './embedder';
+export * from './hashing-embedder';

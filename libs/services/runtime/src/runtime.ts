@@ -98,6 +98,9 @@ async function start(
       topicPrefix: config.topicPrefix,
       sessionTimeoutMs: config.kafkaSessionTimeoutMs,
       heartbeatIntervalMs: Math.min(3_000, Math.floor(config.kafkaSessionTimeoutMs / 5)),
+      // Partitions are independent (order is per agent, within one partition): several in flight at once
+      // keep the process busy while one batch waits on the broker or Redis.
+      partitionsConsumedConcurrently: 4,
     });
   const extraProviders: Provider[] = [];
   const checks: Record<string, HealthCheck> = {};
@@ -160,7 +163,7 @@ async function start(
 
     monitorDeadLetters(bus, metrics);
     const created = await NestFactory.createMicroservice(WayfinderServicesModule, {
-      strategy: new BusTransport(bus, { groupId }),
+      strategy: new BusTransport(bus, { groupId, maxBatchSize: 1_000 }),
       logger: options.logger ?? ['error', 'warn'],
     });
     app = created;

@@ -1,0 +1,330 @@
+/**
+ * The detection engine (DESIGN §5.3): per-agent state, idempotent application of steps, and every
+ * built-in detector except drift, which plugs in through `extraDetectors`. Pure and deterministic:
+ * the same steps in the same order give the same deviations with the same eventIds.
+ */
+import { DEVIATION_SCHEMA, type Deviation, type Position, type StepEvent } from '@wayfinder/contracts';
+import { type Embedder, HashingEmbedder } from '@wayfinder/embeddings';
+import { dangerousToolViolation } from './detectors/constraint.detector';
+import { detectBudget } from './detectors/budget.detector';
+import { armCompactionGuard, observeUnderGuard, skipUnderGuard } from './detectors/compaction.detector';
+import { detectMessageRepetition } from './detectors/message-repetition.detector';
+import { nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
+import { detectStepStagnation, detectTimeStagnation, markProgress, positionMovedForward } from './detectors/stagnation.detector';
+import { detectToolLoop } from './detectors/tool-loop.detector';
+import { argsHash, errorHash, isErrorOutcome, isUnknownToolOutcome, resultHash } from './fingerprint/fingerprint';
+import { hash32, hashHex } from './fingerprint/hash';
+import { targetMask, textOf } from './fingerprint/text-of';
+import { compilePolicy, type CompiledPolicy } from './policy/compiled-policy';
+import { AgentState } from './state/agent-state';
+import { decodeAgentState, encodeAgentState } from './state/codec';
+import { RecordFlag } from './state/run-history';
+import { RunState } from './state/run-state';
+import { SKETCH_BYTES, sketchInto } from './state/sketch';
+import type { DetectionContext, DeviationDraft, StepDetector } from './types';
+
+export interface DetectionEngineOptions {
+  embedder?: Embedder;
+  policyFor: (step: StepEvent) => DetectionContext;
+  extraDetectors?: StepDetector[];
+}
+
+const NO_RUN = '\u0000';
+/** Characters of args and results embedded for near-duplicate checks: what a call is shows early. */
+const MAX_EMBED_CHARS = 4096;
+const NO_TARGETS: [number, number] = [0, 0];
+
+interface TimeSettings {
+  expectedStepMs: number;
+  warningFactor: number;
+  criticalFactor: number;
+}
+
+export class DetectionEngine {
+  private readonly embedder: Embedder;
+  private readonly policyFor: (step: StepEvent) => DetectionContext;
+  private readonly extraDetectors: StepDetector[];
+  private readonly agents = new Map<string, AgentState>();
+  /** Runs watched by the wall-clock stagnation timer, with their settings. */
+  private readonly timed = new WeakMap<RunState, TimeSettings>();
+  private readonly scratch = new Uint8Array(SKETCH_BYTES);
+  /** The agent of the previous step: consecutive steps of one agent are the common case on a partition. */
+  private last: AgentState | undefined;
+  private readonly vectorScratch: Float32Array;
+
+  constructor(options: DetectionEngineOptions) {
+    this.embedder = options.embedder ?? new HashingEmbedder();
+    this.vectorScratch = new Float32Array(this.embedder.dimension);
+    this.policyFor = options.policyFor;
+    this.extraDetectors = options.extraDetectors ?? [];
+  }
+
+  get agentCount(): number {
+    return this.agents.size;
+  }
+
+  /** Processes one step (any kind) for its agent; returns the deviations it caused, in order. */
+  onStep(step: StepEvent, position?: Position): Deviation[] {
+    try {
+      return this.apply(step, position);
+    } catch {
+      // A malformed step must never take the worker down; contracts validation upstream DLQs it.
+      return [];
+    }
+  }
+
+  /** Time-based checks (stagnation by wall clock); returns deviations for idle agents. */
+  tick(nowMs: number): Deviation[] {
+    const out: Deviation[] = [];
+    if (!Number.isFinite(nowMs)) return out;
+    for (const agent of this.agents.values()) {
+      for (const [runKey, run] of agent.runs()) {
+        const settings = this.timed.get(run);
+        if (!settings) continue;
+        const draft = detectTimeStagnation(run, nowMs, settings.expectedStepMs, settings);
+        if (!draft) continue;
+        const runId = runKey === NO_RUN ? null : runKey;
+        out.push({
+          ...draft,
+          schema: DEVIATION_SCHEMA,
+          eventId: `${agent.tenantId}:${agent.agentId}:${runId ?? '-'}:stagnation:${draft.level}:${run.lastProgressMs}`,
+          ts: new Date(nowMs).toISOString(),
+          tenantId: agent.tenantId,
+          agentId: agent.agentId,
+          taskId: run.taskId,
+          runId,
+        });
+      }
+    }
+    return out;
+  }
+
+  exportAgentState(tenantId: string, agentId: string): Uint8Array | undefined {
+    const agent = this.agents.get(agentKey(tenantId, agentId));
+    if (!agent) return undefined;
+    const extra: Record<string, unknown> = {};
+    for (const detector of this.extraDetectors) {
+      const state = detector.exportState?.(tenantId, agentId);
+      if (state !== undefined) extra[detector.name] = state;
+    }
+    return encodeAgentState(agent, extra);
+  }
+
+  importAgentState(tenantId: string, agentId: string, state: Uint8Array): void {
+    const decoded = decodeAgentState(tenantId, agentId, state);
+    this.agents.set(agentKey(tenantId, agentId), decoded.agent);
+    this.last = undefined;
+    for (const detector of this.extraDetectors) {
+      if (decoded.extra[detector.name] !== undefined) detector.importState?.(tenantId, agentId, decoded.extra[detector.name]);
+    }
+  }
+
+  /** Drops an agent's state (partition revoked, agent retired). */
+  forgetAgent(tenantId: string, agentId: string): void {
+    this.agents.delete(agentKey(tenantId, agentId));
+    this.last = undefined;
+    for (const detector of this.extraDetectors) detector.forget?.(tenantId, agentId);
+  }
+
+  private apply(step: StepEvent, position: Position | undefined): Deviation[] {
+    if (!step || typeof step !== 'object') return [];
+    const { tenantId, agentId, eventId } = step;
+    if (typeof tenantId !== 'string' || typeof agentId !== 'string' || typeof eventId !== 'string') return [];
+    const seq = typeof step.seq === 'number' && Number.isFinite(step.seq) ? step.seq : Number.NaN;
+    if (Number.isNaN(seq)) return [];
+    const ctx = this.policyFor(step);
+    const policy = compilePolicy(ctx.policy);
+    const settings = ctx.policy;
+
+    let agent = this.last;
+    if (!agent || agent.agentId !== agentId || agent.tenantId !== tenantId) {
+      const key = agentKey(tenantId, agentId);
+      agent = this.agents.get(key);
+      if (!agent) {
+        agent = new AgentState(tenantId, agentId);
+        this.agents.set(key, agent);
+      }
+      this.last = agent;
+    }
+    const eventHash = hash32(eventId);
+    if (agent.seenEvent(eventHash)) return [];
+    const runKey = typeof step.runId === 'string' ? step.runId : NO_RUN;
+    const taskId = typeof step.taskId === 'string' ? step.taskId : '';
+    const withVectors = settings.nearDuplicate.enabled || settings.monologue.enabled || settings.repetition.enabled;
+    const run = agent.run(runKey, () => new RunState(taskId, settings.loop.historySize, withVectors));
+    if (seq <= run.lastSeq) return [];
+    agent.rememberEvent(eventHash);
+    run.lastSeq = seq;
+
+    const drafts: DeviationDraft[] = [];
+    const stagnation = settings.stagnation;
+    let nowMs = Number.NaN;
+    if (stagnation.enabled && (ctx.expectedStepMs ?? 0) > 0) {
+      nowMs = Date.parse(step.ts);
+      this.timed.set(run, { expectedStepMs: ctx.expectedStepMs as number, warningFactor: stagnation.warningFactor, criticalFactor: stagnation.criticalFactor });
+      if (!Number.isFinite(run.lastProgressMs)) run.lastProgressMs = nowMs;
+    }
+    if (position && typeof position === 'object' && Array.isArray(position.completed) && positionMovedForward(run, position)) {
+      markProgress(run, seq, nowMs);
+    }
+
+    switch (step.kind) {
+      case 'action':
+        this.onAction(run, step, policy, ctx, drafts);
+        break;
+      case 'observation':
+        this.onObservation(run, step, policy, drafts);
+        break;
+      case 'message':
+        if (step.message?.role === 'assistant' && (settings.monologue.enabled || settings.repetition.enabled)) {
+          const sketch = new Uint8Array(SKETCH_BYTES);
+          sketchInto(this.embedVector(typeof step.message.text === 'string' ? step.message.text : ''), sketch);
+          drafts.push(...detectMessageRepetition(run, sketch, seq, settings));
+        }
+        break;
+      case 'milestone':
+        if (step.milestone?.status === 'done') markProgress(run, seq, nowMs);
+        break;
+      case 'compaction':
+        armCompactionGuard(run, settings.loop.postCompactionWindow);
+        break;
+      default:
+        break;
+    }
+
+    if (settings.budget.enabled) {
+      const usage = step.usage;
+      if (usage && typeof usage === 'object') {
+        run.tokens += finite(usage.inputTokens) + finite(usage.outputTokens);
+        run.costUsd += finite(usage.costUsd);
+      }
+      drafts.push(...detectBudget(run, settings.budget, ctx.maxSteps));
+    }
+
+    for (const detector of this.extraDetectors) {
+      try {
+        drafts.push(...detector.onStep(step, position, ctx));
+      } catch {
+        // A failing plug-in detector must not silence the built-in ones.
+      }
+    }
+    return this.stamp(step, seq, run.taskId, drafts);
+  }
+
+  private onAction(run: RunState, step: Extract<StepEvent, { kind: 'action' }>, policy: CompiledPolicy, ctx: DetectionContext, drafts: DeviationDraft[]): void {
+    const settings = policy.settings;
+    const body = step.action ?? ({} as { tool?: unknown; args?: unknown; callId?: unknown });
+    const tool = typeof body.tool === 'string' ? body.tool : String(body.tool);
+    const args = body.args;
+    const toolHash = hash32(tool);
+    const callArgs = argsHash(tool, args);
+    run.actionSinceMessage = true;
+    run.steps++;
+
+    if (settings.constraints.enabled && policy.isDangerous(tool)) drafts.push(dangerousToolViolation(tool, hashHex(callArgs)));
+
+    if (!policy.isExempt(tool)) {
+      const action = args && typeof args === 'object' && typeof (args as Record<string, unknown>).action === 'string' ? (args as Record<string, string>).action : undefined;
+      const isPoll = policy.isPollName(tool) || (action !== undefined && policy.isPollName(`${tool}.${action}`));
+      const loop = detectToolLoop(run, { tool, toolHash, argsHash: callArgs, isPoll }, settings.loop);
+      if (loop) drafts.push(loop);
+      const callId = typeof body.callId === 'string' ? hash32(body.callId) : 0;
+      run.history.push(toolHash, callArgs, step.seq, callId, isPoll ? RecordFlag.Poll : 0);
+      run.lastTool = tool;
+
+      // Poll tools are known_poll_no_progress's: their args never change by design.
+      if (settings.nearDuplicate.enabled && !isPoll && !policy.isNearDuplicateIgnored(tool)) {
+        const sketch = this.scratch;
+        const text = textOf(args, MAX_EMBED_CHARS);
+        sketchInto(this.embedVector(text), sketch);
+        const previous = run.history.size > 1 ? run.history.slot(1) : -1;
+        const sameArgs = previous >= 0 && run.history.tool(previous) === toolHash && run.history.args(previous) === callArgs;
+        const longArgs = text.length >= (settings.nearDuplicate.longArgsChars ?? Number.POSITIVE_INFINITY);
+        nearDuplicateOnAction(run, toolHash, sketch, sameArgs, step.seq, longArgs, longArgs ? NO_TARGETS : targetMask(text));
+      }
+    }
+
+    if (settings.stagnation.enabled) {
+      const stagnation = detectStepStagnation(run, step.seq, settings.stagnation);
+      if (stagnation) drafts.push(stagnation);
+    }
+    void ctx;
+  }
+
+  private onObservation(run: RunState, step: Extract<StepEvent, { kind: 'observation' }>, policy: CompiledPolicy, drafts: DeviationDraft[]): void {
+    const settings = policy.settings;
+    const body = step.observation ?? ({} as Record<string, unknown>);
+    const tool = typeof body.tool === 'string' ? body.tool : String(body.tool);
+    if (policy.isExempt(tool)) {
+      // An exempt tool is never flagged, but its observation still uses up the compaction guard's window.
+      skipUnderGuard(run);
+      return;
+    }
+    const toolHash = hash32(tool);
+    const callId = typeof body.callId === 'string' ? hash32(body.callId) : 0;
+    const slot = run.history.findForObservation(toolHash, callId);
+    const options = policy.normalizationFor(tool);
+    const outcome = { ok: body.ok, content: body.content, error: body.error, errorCode: body.errorCode };
+    const result = resultHash(outcome, options);
+    const unknown = isUnknownToolOutcome(outcome);
+    const failed = isErrorOutcome(outcome);
+    const error = failed ? errorHash(outcome, options) : 0;
+    let callArgs = 0;
+    let firstSeq = step.seq;
+    if (slot >= 0) {
+      run.history.setOutcome(slot, result, error, (failed ? RecordFlag.Error : 0) | (unknown ? RecordFlag.UnknownTool : 0));
+      callArgs = run.history.args(slot);
+      firstSeq = run.history.seq(slot);
+    }
+    const guard = observeUnderGuard(run, tool, [toolHash, callArgs, result], firstSeq);
+    if (guard) drafts.push(guard);
+
+    if (settings.nearDuplicate.enabled && !policy.isNearDuplicateIgnored(tool)) {
+      const sketch = this.scratch;
+      const text = `${textOf(body.content ?? '', MAX_EMBED_CHARS)} ${typeof body.error === 'string' ? body.error.slice(0, MAX_EMBED_CHARS) : ''}`;
+      sketchInto(this.embedVector(text), sketch);
+      const near = nearDuplicateOnObservation(run, tool, toolHash, sketch, result, error, settings.nearDuplicate);
+      if (near) drafts.push(near);
+    }
+  }
+
+  /** The embedding of a text, into a reused buffer when the embedder allows it (it is only folded, never kept). */
+  private embedVector(text: string): Float32Array {
+    const embedder = this.embedder as Embedder & { embedInto?: (text: string, out: Float32Array) => Float32Array };
+    return embedder.embedInto ? embedder.embedInto(text, this.vectorScratch) : embedder.embed(text);
+  }
+
+  private stamp(step: StepEvent, seq: number, taskId: string, drafts: DeviationDraft[]): Deviation[] {
+    if (drafts.length === 0) return [];
+    const used = new Set<string>();
+    return drafts.map((draft) => {
+      let eventId = `${step.eventId}:${draft.detector}:${draft.level}`;
+      for (let n = 2; used.has(eventId); n++) eventId = `${step.eventId}:${draft.detector}:${draft.level}:${n}`;
+      used.add(eventId);
+      return {
+        schema: DEVIATION_SCHEMA,
+        eventId,
+        ts: typeof step.ts === 'string' ? step.ts : new Date(0).toISOString(),
+        tenantId: step.tenantId,
+        agentId: step.agentId,
+        taskId,
+        runId: typeof step.runId === 'string' ? step.runId : null,
+        detector: draft.detector,
+        level: draft.level,
+        count: draft.count,
+        atSeq: seq,
+        loopStartSeq: Math.max(0, Math.min(draft.loopStartSeq, seq)),
+        evidence: draft.evidence,
+        message: draft.message,
+      };
+    });
+  }
+}
+
+function agentKey(tenantId: string, agentId: string): string {
+  return `${tenantId}\u0000${agentId}`;
+}
+
+function finite(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}

@@ -1,0 +1,65 @@
+/**
+ * `monologue` and `semantic_repetition` (conformance README, "Other detectors") at each assistant
+ * message. Both compare the message with the previous assistant message of the run: a monologue is a
+ * chain of near-identical messages with no action in between; repetition is a chain of pairwise similar
+ * messages whatever happens between them, reported once the chain reaches the window.
+ */
+import type { PolicySettings } from '@wayfinder/contracts';
+import { shouldReport } from '../state/dedup';
+import type { RunState } from '../state/run-state';
+import { SKETCH_BYTES, sketchCosine } from '../state/sketch';
+import type { DeviationDraft } from '../types';
+
+export function detectMessageRepetition(
+  run: RunState,
+  sketch: Uint8Array,
+  seq: number,
+  policy: PolicySettings,
+): DeviationDraft[] {
+  const out: DeviationDraft[] = [];
+  const vectors = run.ensureVectors();
+  const hadMessage = run.hasMessage;
+  const similarity = hadMessage ? sketchCosine(sketch, 0, vectors, 0) : 0;
+  const rounded = Math.round(similarity * 1000) / 1000;
+
+  if (hadMessage && !run.actionSinceMessage && similarity >= policy.monologue.threshold) {
+    run.monologueCount++;
+  } else {
+    run.monologueCount = 1;
+    run.monologueStartSeq = seq;
+  }
+  if (hadMessage && similarity >= policy.repetition.threshold) {
+    run.repetitionCount++;
+  } else {
+    run.repetitionCount = 1;
+    run.repetitionStartSeq = seq;
+  }
+  vectors.set(sketch.subarray(0, SKETCH_BYTES), 0);
+  run.hasMessage = true;
+  run.actionSinceMessage = false;
+
+  const mono = policy.monologue;
+  if (mono.enabled && run.monologueCount >= mono.warning) {
+    const critical = run.monologueCount >= mono.critical;
+    const threshold = critical ? mono.critical : mono.warning;
+    const level = critical ? 'critical' : 'warning';
+    if (shouldReport(run, `monologue|${level}|${run.monologueStartSeq}`, run.monologueCount, threshold)) {
+      out.push({
+        detector: 'monologue', level, count: run.monologueCount, atSeq: 0, loopStartSeq: run.monologueStartSeq,
+        evidence: { similarity: rounded },
+        message: `${run.monologueCount} near-identical messages in a row with no action: act on the plan instead of restating it.`,
+      });
+    }
+  }
+  const rep = policy.repetition;
+  if (rep.enabled && run.repetitionCount >= rep.window) {
+    if (shouldReport(run, `semantic_repetition|warning|${run.repetitionStartSeq}`, run.repetitionCount, rep.window)) {
+      out.push({
+        detector: 'semantic_repetition', level: 'warning', count: rep.window, atSeq: 0, loopStartSeq: run.repetitionStartSeq,
+        evidence: { similarity: rounded, window: rep.window },
+        message: `The last ${rep.window} outputs say nearly the same thing (similarity ≥ ${rep.threshold}); the work is not moving forward.`,
+      });
+    }
+  }
+  return out;
+}

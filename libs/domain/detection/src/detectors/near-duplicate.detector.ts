@@ -1,0 +1,151 @@
+/**
+ * `near_duplicate_calls` (DESIGN §5.3): the same tool called again with reworded arguments (a rephrased
+ * query, code retried with small changes) while the result brings nothing new (the same error again, or
+ * a result similar to the previous one). Exact repeats are the tool-loop detectors' job; this one sees
+ * through rewording with the embedder. Evaluated when the observation arrives, because only then is it
+ * known whether the call brought anything new; `count` is the number of such repeats in a row.
+ */
+import type { PolicySettings } from '@wayfinder/contracts';
+import { shouldReport } from '../state/dedup';
+import { NEAR_DUP_SLOTS, NEAR_META, NEAR_VECTORS_OFFSET, type RunState } from '../state/run-state';
+import { isZeroSketch, SKETCH_BYTES, sketchCosine } from '../state/sketch';
+import type { DeviationDraft } from '../types';
+
+const enum NearMeta {
+  Tool = 0,
+  Chain = 1,
+  ChainStart = 2,
+  LastError = 3,
+  Flags = 4,
+  LastUse = 5,
+  PendingSimilarity = 6, // args similarity of the pending call to the previous one, in 1/1000
+  ActionSeq = 7,
+  PreviousActionSeq = 8,
+  TargetsLo = 9,
+  TargetsHi = 10,
+  LastResult = 11, // resultHash of the last outcome
+  SameArgs = 12, // 1 when the pending call repeats the previous args exactly
+}
+const HAS_ARGS = 1;
+const HAS_RESULT = 2;
+const PENDING = 4;
+const LONG_ARGS = 8;
+
+function findSlot(meta: Int32Array, base: number, tool: number): number {
+  for (let i = 0; i < NEAR_DUP_SLOTS; i++) {
+    const m = base + i * NEAR_META;
+    if (meta[m + NearMeta.Tool] === tool && meta[m + NearMeta.Flags] !== 0) return i;
+  }
+  return -1;
+}
+
+export function nearDuplicateOnAction(
+  run: RunState,
+  toolHash: number,
+  argsSketch: Uint8Array,
+  sameArgs: boolean,
+  seq: number,
+  longArgs: boolean,
+  targets: [number, number],
+): void {
+  const { vectors, meta, base } = run.ensureNearDup();
+  let slot = findSlot(meta, base, toolHash);
+  if (slot < 0) {
+    slot = 0;
+    for (let i = 1; i < NEAR_DUP_SLOTS; i++) if (meta[base + i * NEAR_META + NearMeta.LastUse] < meta[base + slot * NEAR_META + NearMeta.LastUse]) slot = i;
+    meta.fill(0, base + slot * NEAR_META, base + (slot + 1) * NEAR_META);
+    meta[base + slot * NEAR_META + NearMeta.Tool] = toolHash;
+  }
+  const m = base + slot * NEAR_META;
+  const argsOffset = NEAR_VECTORS_OFFSET + slot * SKETCH_BYTES * 2;
+  let similarity = 0;
+  if (meta[m + NearMeta.Flags] & HAS_ARGS) {
+    const bothEmpty = isZeroSketch(argsSketch, 0) && isZeroSketch(vectors, argsOffset);
+    similarity = sameArgs || bothEmpty ? 1 : sketchCosine(argsSketch, 0, vectors, argsOffset);
+    // Different targets (another file, URL or id) make a batch, however alike the rest of the args reads.
+    const prevLo = meta[m + NearMeta.TargetsLo];
+    const prevHi = meta[m + NearMeta.TargetsHi];
+    const bothTargeted = (prevLo | prevHi) !== 0 && (targets[0] | targets[1]) !== 0;
+    if (!sameArgs && !longArgs && bothTargeted && (prevLo & targets[0]) === 0 && (prevHi & targets[1]) === 0) similarity = 0;
+  }
+  meta[m + NearMeta.SameArgs] = sameArgs ? 1 : 0;
+  meta[m + NearMeta.TargetsLo] = targets[0];
+  meta[m + NearMeta.TargetsHi] = targets[1];
+  vectors.set(argsSketch.subarray(0, SKETCH_BYTES), argsOffset);
+  meta[m + NearMeta.PendingSimilarity] = Math.round(similarity * 1000);
+  meta[m + NearMeta.PreviousActionSeq] = meta[m + NearMeta.Flags] & HAS_ARGS ? meta[m + NearMeta.ActionSeq] : seq;
+  meta[m + NearMeta.ActionSeq] = seq;
+  meta[m + NearMeta.Flags] = (meta[m + NearMeta.Flags] & ~LONG_ARGS) | HAS_ARGS | PENDING | (longArgs ? LONG_ARGS : 0);
+  meta[m + NearMeta.LastUse] = ++run.touched;
+}
+
+export function nearDuplicateOnObservation(
+  run: RunState,
+  tool: string,
+  toolHash: number,
+  resultSketch: Uint8Array,
+  result: number,
+  error: number,
+  settings: PolicySettings['nearDuplicate'],
+): DeviationDraft | null {
+  if (!run.nearUsed || !run.vectors) return null;
+  const meta = run.history.data;
+  const base = run.history.extraOffset;
+  const vectors = run.vectors;
+  const slot = findSlot(meta, base, toolHash);
+  if (slot < 0) return null;
+  const m = base + slot * NEAR_META;
+  if ((meta[m + NearMeta.Flags] & PENDING) === 0) return null;
+  const resultOffset = NEAR_VECTORS_OFFSET + slot * SKETCH_BYTES * 2 + SKETCH_BYTES;
+  const hadResult = (meta[m + NearMeta.Flags] & HAS_RESULT) !== 0;
+  let resultSimilarity = 0;
+  if (hadResult) {
+    const bothEmpty = isZeroSketch(resultSketch, 0) && isZeroSketch(vectors, resultOffset);
+    resultSimilarity = bothEmpty ? 1 : sketchCosine(resultSketch, 0, vectors, resultOffset);
+  }
+  const previousFailed = meta[m + NearMeta.LastError] !== 0;
+  const sameError = error !== 0 && meta[m + NearMeta.LastError] === error;
+  // A failure after a failure brings nothing new once the errors read alike; successes must look alike.
+  const failedAgain = error !== 0 && previousFailed && resultSimilarity >= (settings.errorSimilarity ?? settings.resultSimilarity);
+  // An exact repeat is judged on exact outcomes (a poll whose output moves is progress); a reworded one on similarity.
+  const repeated = meta[m + NearMeta.SameArgs] === 1;
+  const nothingNew =
+    hadResult &&
+    (repeated
+      ? sameError || result === meta[m + NearMeta.LastResult]
+      : sameError || failedAgain || (error === 0 && resultSimilarity >= settings.resultSimilarity));
+  const argsSimilarity = meta[m + NearMeta.PendingSimilarity] / 1000;
+  const longArgs = (meta[m + NearMeta.Flags] & LONG_ARGS) !== 0;
+  const nearDuplicate = argsSimilarity >= (longArgs && error === 0 ? (settings.longArgsSimilarity ?? settings.argsSimilarity) : settings.argsSimilarity);
+  if (nearDuplicate && nothingNew) {
+    if (meta[m + NearMeta.Chain] === 0) meta[m + NearMeta.ChainStart] = meta[m + NearMeta.PreviousActionSeq];
+    meta[m + NearMeta.Chain]++;
+  } else {
+    meta[m + NearMeta.Chain] = 0;
+  }
+  vectors.set(resultSketch.subarray(0, SKETCH_BYTES), resultOffset);
+  meta[m + NearMeta.LastError] = error;
+  meta[m + NearMeta.LastResult] = result;
+  meta[m + NearMeta.Flags] = (meta[m + NearMeta.Flags] | HAS_RESULT) & ~PENDING;
+
+  const chain = meta[m + NearMeta.Chain];
+  if (chain < settings.warning) return null;
+  const critical = chain >= settings.critical;
+  const level = critical ? 'critical' : 'warning';
+  const start = meta[m + NearMeta.ChainStart];
+  if (!shouldReport(run, `near_duplicate_calls|${level}|${toolHash}:${start}`, chain, critical ? settings.critical : settings.warning)) return null;
+  return {
+    detector: 'near_duplicate_calls',
+    level,
+    count: chain,
+    atSeq: 0,
+    loopStartSeq: start,
+    evidence: {
+      tool,
+      similarity: Math.round(argsSimilarity * 1000) / 1000,
+      resultSimilarity: Math.round(resultSimilarity * 1000) / 1000,
+      sameError,
+    },
+    message: `"${tool}" was called ${chain + 1} times in a row with near-identical arguments and nothing new came back${sameError ? ' (the same error each time)' : ''}; change the approach.`,
+  };
+}

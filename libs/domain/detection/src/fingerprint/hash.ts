@@ -1,0 +1,20 @@
+/**
+ * Fast, portable, non-cryptographic string hashes for fingerprints (no node:crypto: domain libs run
+ * anywhere). 32-bit FNV-1a with a murmur finalizer; collisions inside a 30-record window are negligible.
+ */
+export function hash32(text: string, seed = 0x811c9dc5): number {
+  let h = seed | 0;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  // Zero is reserved for "no value" in the compact history.
+  return h === 0 ? 1 : h;
+}
+
+/** A hash as 8 hex digits, for evidence and pattern keys. */
+export function hashHex(hash: number): string {
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}

@@ -1,0 +1,98 @@
+/**
+ * Built-in policy profiles (DESIGN §6). `openclaw` reproduces OpenClaw's loop guard exactly (conformance
+ * README, "Profiles"); `balanced` is the default, tuned on shared/data/trail-dev; `strict` reacts earlier,
+ * `lenient` later. Every threshold of the detectors lives here, never as a constant in code.
+ */
+import type { PolicySettings, ProfileName } from '@wayfinder/contracts';
+
+const POLL_TOOLS = ['*_status', 'status', 'poll', '*.poll', '*.log'];
+const DANGEROUS_TOOLS = ['*delete*', '*remove*', 'rm', 'rm_*', 'drop_*', '*_drop', 'publish*', '*deploy_prod*', '*production*', 'truncate_*'];
+
+const CORRECTION: PolicySettings['correction'] = {
+  toleranceSteps: 3,
+  explorationBudget: 0.1,
+  cooldownSteps: 2,
+  selfHealWindow: 5,
+  maxRollbacksPerMilestone: 2,
+  maxCorrectionsPerMilestone: 4,
+};
+
+const NORMALIZATION: PolicySettings['normalization'] = { volatileKeys: {}, volatilePatterns: {} };
+
+const openclaw: PolicySettings = {
+  profile: 'openclaw',
+  loop: {
+    historySize: 30,
+    warning: 10,
+    critical: 20,
+    globalBreaker: 30,
+    unknownTool: 10,
+    errorRepeatWarning: 3,
+    errorRepeatCritical: 5,
+    postCompactionWindow: 3,
+    pollTools: POLL_TOOLS,
+  },
+  exemptTools: [],
+  nearDuplicate: { enabled: false, argsSimilarity: 0.8, resultSimilarity: 0.9, errorSimilarity: 0.8, longArgsChars: 800, longArgsSimilarity: 0.95, warning: 3, critical: 6, ignoreTools: [] },
+  monologue: { enabled: false, warning: 3, critical: 6, threshold: 0.95 },
+  repetition: { enabled: false, window: 5, threshold: 0.92 },
+  stagnation: { enabled: false, warningSteps: 30, criticalSteps: 60, warningFactor: 6, criticalFactor: 10 },
+  drift: { enabled: false, milestoneThreshold: 0.15, goalThreshold: 0.1, toleranceSteps: 5 },
+  constraints: { enabled: false, dangerousTools: DANGEROUS_TOOLS },
+  budget: { enabled: false, warningRatio: 0.8 },
+  normalization: NORMALIZATION,
+  correction: CORRECTION,
+};
+
+const balanced: PolicySettings = {
+  profile: 'balanced',
+  loop: { ...openclaw.loop, errorRepeatWarning: 2, errorRepeatCritical: 4 },
+  exemptTools: ['final_answer'],
+  // Tuned on trail-dev (53 TRAIL traces): one reworded repeat whose result brings nothing new is already
+  // what annotators call resource abuse; long args (code) iterate legitimately, so they must be closer.
+  nearDuplicate: {
+    enabled: true,
+    argsSimilarity: 0.6,
+    resultSimilarity: 0.81,
+    errorSimilarity: 0.7,
+    longArgsChars: 800,
+    longArgsSimilarity: 0.85,
+    warning: 1,
+    critical: 4,
+    ignoreTools: ['final_answer'],
+  },
+  monologue: { enabled: true, warning: 3, critical: 6, threshold: 0.95 },
+  repetition: { enabled: true, window: 5, threshold: 0.92 },
+  stagnation: { enabled: true, warningSteps: 40, criticalSteps: 80, warningFactor: 6, criticalFactor: 10 },
+  drift: { enabled: true, milestoneThreshold: 0.15, goalThreshold: 0.1, toleranceSteps: 5 },
+  constraints: { enabled: true, dangerousTools: DANGEROUS_TOOLS },
+  budget: { enabled: true, warningRatio: 0.8 },
+  normalization: NORMALIZATION,
+  correction: CORRECTION,
+};
+
+const strict: PolicySettings = {
+  ...balanced,
+  profile: 'strict',
+  loop: { ...balanced.loop, warning: 5, critical: 10, globalBreaker: 20, unknownTool: 3, errorRepeatWarning: 2, errorRepeatCritical: 3 },
+  nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.55, resultSimilarity: 0.77, errorSimilarity: 0.6, longArgsSimilarity: 0.8, warning: 1, critical: 3 },
+  monologue: { ...balanced.monologue, warning: 2, critical: 4, threshold: 0.9 },
+  repetition: { ...balanced.repetition, window: 4, threshold: 0.9 },
+  stagnation: { ...balanced.stagnation, warningSteps: 25, criticalSteps: 50, warningFactor: 4, criticalFactor: 8 },
+  correction: { ...CORRECTION, toleranceSteps: 2 },
+};
+
+const lenient: PolicySettings = {
+  ...balanced,
+  profile: 'lenient',
+  loop: { ...balanced.loop, warning: 15, critical: 30, globalBreaker: 40, unknownTool: 15, errorRepeatWarning: 4, errorRepeatCritical: 8 },
+  nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.7, resultSimilarity: 0.88, errorSimilarity: 0.8, longArgsSimilarity: 0.92, warning: 2, critical: 6 },
+  monologue: { ...balanced.monologue, warning: 4, critical: 8, threshold: 0.97 },
+  repetition: { ...balanced.repetition, window: 6, threshold: 0.95 },
+  stagnation: { ...balanced.stagnation, warningSteps: 60, criticalSteps: 120, warningFactor: 10, criticalFactor: 20 },
+  constraints: { ...balanced.constraints, enabled: true },
+  correction: { ...CORRECTION, toleranceSteps: 5 },
+};
+
+export const PROFILES: Readonly<Record<ProfileName, PolicySettings>> = { openclaw, balanced, strict, lenient };
+export const DEFAULT_PROFILE: ProfileName = 'balanced';

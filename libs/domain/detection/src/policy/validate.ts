@@ -1,0 +1,37 @@
+/** Validation of a policy overlay from outside (API, file, topic), with errors naming the field. */
+import { PolicyOverlay, type PolicySettings } from '@wayfinder/contracts';
+import { resolvePolicy } from './resolve';
+
+export type PolicyValidation = { ok: true; policy: PolicySettings; overlay: PolicyOverlay } | { ok: false; error: string };
+
+export function validatePolicy(raw: unknown): PolicyValidation {
+  const parsed = PolicyOverlay.safeParse(raw);
+  if (!parsed.success) {
+    const error = parsed.error.issues
+      .map((issue) => {
+        const path = issue.path.join('.');
+        const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.map((k) => (path ? `${path}.${k}` : k)).join(', ')})` : '';
+        return `${path || 'policy'}: ${issue.message}${keys}`;
+      })
+      .join('; ');
+    return { ok: false, error };
+  }
+  const policy = resolvePolicy(parsed.data);
+  const problems: string[] = [];
+  if (policy.loop.critical < policy.loop.warning) problems.push('loop.critical: must be at least loop.warning');
+  if (policy.loop.errorRepeatCritical < policy.loop.errorRepeatWarning) problems.push('loop.errorRepeatCritical: must be at least loop.errorRepeatWarning');
+  if (policy.nearDuplicate.critical < policy.nearDuplicate.warning) problems.push('nearDuplicate.critical: must be at least nearDuplicate.warning');
+  if (policy.monologue.critical < policy.monologue.warning) problems.push('monologue.critical: must be at least monologue.warning');
+  if (policy.stagnation.criticalSteps < policy.stagnation.warningSteps) problems.push('stagnation.criticalSteps: must be at least stagnation.warningSteps');
+  for (const [tool, patterns] of Object.entries(policy.normalization.volatilePatterns)) {
+    patterns.forEach((pattern, i) => {
+      try {
+        new RegExp(pattern);
+      } catch {
+        problems.push(`normalization.volatilePatterns.${tool}.${i}: not a valid regular expression`);
+      }
+    });
+  }
+  if (problems.length > 0) return { ok: false, error: problems.join('; ') };
+  return { ok: true, policy, overlay: parsed.data };
+}

@@ -1,0 +1,107 @@
+/**
+ * The call history of one (tenant, agent, run) in compact form (DESIGN §7): a ring of the last
+ * `historySize` call records in a single Int32Array, 6 words per record, oldest evicted first.
+ */
+export const enum RecordFlag {
+  Outcome = 1,
+  Error = 2,
+  UnknownTool = 4,
+  Poll = 8,
+}
+
+// Word offsets inside a record.
+const TOOL = 0;
+const ARGS = 1;
+const RESULT = 2;
+const ERROR = 3;
+const SEQ = 4;
+// The callId hash and the flags share a word: 28 bits of callId are plenty within one window.
+const CALL_FLAGS = 5;
+const FLAG_BITS = 15;
+export const WORDS = 6;
+
+export class RunHistory {
+  readonly capacity: number;
+  data: Int32Array;
+  /** Number of records held (≤ capacity). */
+  size = 0;
+  /** Ring index of the next write. */
+  head = 0;
+
+  /** Words after the records, lent to other detectors (near-duplicate slots) to keep one buffer per run. */
+  readonly extraOffset: number;
+
+  constructor(capacity: number, data?: Int32Array, size = 0, head = 0, extraWords = 0) {
+    this.capacity = Math.max(1, capacity | 0);
+    this.extraOffset = this.capacity * WORDS;
+    const length = this.extraOffset + extraWords;
+    this.data = data && data.length === length ? data : new Int32Array(length);
+    this.size = Math.min(size, this.capacity);
+    this.head = head % this.capacity;
+  }
+
+  /** Ring slot of the i-th newest record (0 = newest). */
+  slot(i: number): number {
+    return (this.head - 1 - i + this.capacity * 2) % this.capacity;
+  }
+
+  push(tool: number, args: number, seq: number, call: number, flags: number): number {
+    const slot = this.head;
+    const o = slot * WORDS;
+    const d = this.data;
+    d[o + TOOL] = tool;
+    d[o + ARGS] = args;
+    d[o + RESULT] = 0;
+    d[o + ERROR] = 0;
+    d[o + SEQ] = seq;
+    d[o + CALL_FLAGS] = (call & ~FLAG_BITS) | (flags & FLAG_BITS);
+    this.head = (this.head + 1) % this.capacity;
+    if (this.size < this.capacity) this.size++;
+    return slot;
+  }
+
+  /** The slot an observation belongs to: same callId, else the newest pending record of the same tool. */
+  findForObservation(tool: number, call: number): number {
+    const d = this.data;
+    if (call !== 0) {
+      for (let i = 0; i < this.size; i++) {
+        const s = this.slot(i);
+        if ((d[s * WORDS + CALL_FLAGS] & ~FLAG_BITS) === (call & ~FLAG_BITS)) return s;
+      }
+      return -1;
+    }
+    for (let i = 0; i < this.size; i++) {
+      const s = this.slot(i);
+      const o = s * WORDS;
+      if (d[o + TOOL] === tool && (d[o + CALL_FLAGS] & RecordFlag.Outcome) === 0) return s;
+    }
+    return -1;
+  }
+
+  setOutcome(slot: number, result: number, error: number, flags: number): void {
+    const o = slot * WORDS;
+    this.data[o + RESULT] = result;
+    this.data[o + ERROR] = error;
+    const word = this.data[o + CALL_FLAGS];
+    this.data[o + CALL_FLAGS] = (word & ~FLAG_BITS) | (word & RecordFlag.Poll) | RecordFlag.Outcome | (flags & FLAG_BITS);
+  }
+
+  tool(slot: number): number {
+    return this.data[slot * WORDS + TOOL];
+  }
+  args(slot: number): number {
+    return this.data[slot * WORDS + ARGS];
+  }
+  result(slot: number): number {
+    return this.data[slot * WORDS + RESULT];
+  }
+  error(slot: number): number {
+    return this.data[slot * WORDS + ERROR];
+  }
+  seq(slot: number): number {
+    return this.data[slot * WORDS + SEQ];
+  }
+  flags(slot: number): number {
+    return this.data[slot * WORDS + CALL_FLAGS] & FLAG_BITS;
+  }
+}

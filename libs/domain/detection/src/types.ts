@@ -1,0 +1,23 @@
+/** Shapes shared by the engine and the detectors. */
+import type { Deviation, DetectorName, PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
+
+/** A deviation before the engine stamps identity and envelope fields on it. */
+export type DeviationDraft = Omit<Deviation, 'schema' | 'eventId' | 'ts' | 'tenantId' | 'agentId' | 'taskId' | 'runId'>;
+
+export interface DetectionContext {
+  policy: PolicySettings;
+  /** Expected duration of one step of the task (time-based stagnation). */
+  expectedStepMs?: number;
+  /** The task's step budget (overrides policy.budget.maxSteps). */
+  maxSteps?: number;
+}
+
+/** A detector plugged into the engine from outside (drift lives in src/drift and plugs in here). */
+export interface StepDetector {
+  readonly name: DetectorName;
+  onStep(step: StepEvent, position: Position | undefined, ctx: DetectionContext): DeviationDraft[];
+  /** Optional state hooks so the engine can persist and restore the detector's per-agent state. */
+  exportState?(tenantId: string, agentId: string): unknown;
+  importState?(tenantId: string, agentId: string, state: unknown): void;
+  forget?(tenantId: string, agentId: string): void;
+}
