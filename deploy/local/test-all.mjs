@@ -58,7 +58,7 @@ if (!kafkaUp || !redisUp) {
   steps.push(startedInfra);
 }
 const intJson = path.join(resultsDir, 'integration.json');
-steps.push(run('integration tests', 'npx', ['jest', '--selectProjects', 'integration', '--runInBand', '--ci', '--json', `--outputFile=${intJson}`]));
+steps.push(run('integration tests', 'npx', ['jest', '--selectProjects', 'integration', '--runInBand', '--ci', '--forceExit', '--json', `--outputFile=${intJson}`]));
 if (startedInfra) run('infra down', 'bash', [path.join('deploy', 'local', 'infra-down.sh')]);
 
 const unit = jestCounts(unitJson);

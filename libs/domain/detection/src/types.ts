@@ -1,5 +1,5 @@
 /** Shapes shared by the engine and the detectors. */
-import type { Deviation, DetectorName, PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
+import type { CognitiveMap, Deviation, DetectorName, PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
 
 /** A deviation before the engine stamps identity and envelope fields on it. */
 export type DeviationDraft = Omit<Deviation, 'schema' | 'eventId' | 'ts' | 'tenantId' | 'agentId' | 'taskId' | 'runId'>;
@@ -10,6 +10,8 @@ export interface DetectionContext {
   expectedStepMs?: number;
   /** The task's step budget (overrides policy.budget.maxSteps). */
   maxSteps?: number;
+  /** The task's cognitive map, when one is known (drift measures relevance to its goal and milestones). */
+  map?: CognitiveMap;
 }
 
 /** A detector plugged into the engine from outside (drift lives in src/drift and plugs in here). */

@@ -5,7 +5,7 @@
 import type { PolicySettings, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { Localizer, parseTask } from '@wayfinder/cognitive-map';
 import { CorrectionEngine } from '@wayfinder/correction';
-import { DetectionEngine, DriftDetector, type DetectionContext, type DriftContext } from '@wayfinder/detection';
+import { DetectionEngine, DriftDetector, type DetectionContext } from '@wayfinder/detection';
 import { HashingEmbedder, type Embedder } from '@wayfinder/embeddings';
 import { LadderStage, type PolicySubject } from './ladder-stage';
 import { Navigator } from './navigator';
@@ -38,8 +38,8 @@ export function createNavigator(options: NavigatorOptions): Navigator {
     embedder,
     policyFor: (step: StepEvent) => {
       const map = navigator.mapOf(step.tenantId, step.taskId);
-      // The engine hands this context to its extra detectors as is: drift reads the map's goal from it.
-      const ctx: DetectionContext & DriftContext = { policy: policyOf(step), expectedStepMs: map?.expectedStepMs, maxSteps: map?.maxSteps, map };
+      // Drift reads the map's goal and milestones from the context.
+      const ctx: DetectionContext = { policy: policyOf(step), expectedStepMs: map?.expectedStepMs, maxSteps: map?.maxSteps, map };
       return ctx;
     },
     extraDetectors: [new DriftDetector(embedder)],

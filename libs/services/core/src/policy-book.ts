@@ -38,6 +38,7 @@ export class PolicyBook {
     const context: DetectionContext = { policy: this.policyOf(step.tenantId, step.taskId, step.agentId) };
     if (map?.expectedStepMs) context.expectedStepMs = map.expectedStepMs;
     if (map?.maxSteps) context.maxSteps = map.maxSteps;
+    if (map) context.map = map;
     return context;
   }
 }

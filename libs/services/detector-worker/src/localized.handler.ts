@@ -8,7 +8,7 @@ import { Controller, Inject, Optional, type OnModuleDestroy, type OnModuleInit }
 import { EventPattern, Payload } from '@nestjs/microservices';
 import type { CognitiveMap, LocalizedStep } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
-import { DetectionEngine } from '@wayfinder/detection';
+import { DetectionEngine, DriftDetector } from '@wayfinder/detection';
 import type { Embedder } from '@wayfinder/embeddings';
 import { BUS, EMBEDDER, MAP_STORE, MapCache, POLICY_BOOK, type MapStore, type PolicyBook } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
@@ -36,6 +36,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     this.engine = new DetectionEngine({
       embedder,
       policyFor: (step) => this.policies.contextFor(step, this.maps.peek(step.tenantId, step.taskId)),
+      extraDetectors: [new DriftDetector(embedder)],
     });
     this.worker = new DetectorWorker(
       this.engine,

@@ -1,22 +1,12 @@
-/**
- * Local shapes of the drift detector. `DeviationDraft` and `StepDetector` mirror the detection engine's
- * (`../types.ts`); they are declared here so drift/ stays a self-contained unit until the engine unifies them.
- */
-import type { CognitiveMap, Deviation, DetectorName, PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
+/** Shapes of the drift detector: it is a StepDetector of the engine and reads the map from its context. */
+import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
 
-/** A deviation before the engine stamps identity and envelope fields on it. */
-export type DeviationDraft = Omit<Deviation, 'schema' | 'eventId' | 'ts' | 'tenantId' | 'agentId' | 'taskId' | 'runId'>;
+export type { DeviationDraft };
 
-export interface DriftContext {
-  policy: PolicySettings;
-  /** The task's cognitive map, when the task has one; without it the goal comes from the run itself. */
-  map?: CognitiveMap;
-}
+/** What drift reads of the detection context: the policy and, when the task has one, its map. */
+export type DriftContext = Pick<DetectionContext, 'policy' | 'map'>;
 
-export interface DriftStepDetector {
-  readonly name: DetectorName;
-  onStep(step: StepEvent, position: Position | undefined, ctx: DriftContext): DeviationDraft[];
-}
+export type DriftStepDetector = StepDetector;
 
 /** Which relevance signal fell: the current milestone, the final goal, or the agent's own plan. */
 export type DriftCurve = 'milestone' | 'goal' | 'plan';
