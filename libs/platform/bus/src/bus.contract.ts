@@ -82,6 +82,23 @@ export function busContract(name: string, harness: () => BusHarness): void {
       for (const batch of batches) expect(new Set(batch.map((d) => d.partition)).size).toBe(1);
     });
 
+    it('lays per-message headers over the call headers', async () => {
+      const space = await harness().newSpace();
+      const b = bus(space);
+      const received: Delivered<StepEvent>[] = [];
+      b.subscribe(STEPS, async (batch) => void received.push(...batch), { groupId: 'headers' });
+      await b.publish(STEPS, [stepEvent('h1', 0), stepEvent('h1', 1)], {
+        headers: { shared: 'yes', own: 'call' },
+        headersFor: (i) => (i === 1 ? { own: 'message-1' } : undefined),
+      });
+      await b.start();
+      await waitFor(() => received.length >= 2, harness().waitMs, '2 deliveries');
+      expect(received.map((d) => [d.payload.seq, d.headers['shared'], d.headers['own']])).toEqual([
+        [0, 'yes', 'call'],
+        [1, 'yes', 'message-1'],
+      ]);
+    });
+
     it('sends invalid JSON and schema violations to <topic>.dlq with the original bytes and the reason', async () => {
       const space = await harness().newSpace();
       const b = bus(space);

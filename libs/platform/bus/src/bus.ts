@@ -36,6 +36,14 @@ export interface SubscribeOptions {
 export interface PublishOptions {
   /** Headers added to every message of this call (e.g. trace context). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Headers of one message, laid over `headers` (e.g. each payload's own trace context). */
+  readonly headersFor?: (index: number) => Readonly<Record<string, string>> | undefined;
+}
+
+/** The headers of the index-th message of a publish call. */
+export function messageHeaders(options: PublishOptions, index: number): Record<string, string> {
+  const own = options.headersFor?.(index);
+  return own ? { ...options.headers, ...own } : { ...options.headers };
 }
 
 /**

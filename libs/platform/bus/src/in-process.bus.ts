@@ -14,6 +14,7 @@ import { DLQ_HEADERS, DLQ_SUFFIX, dlqTopicOf, keyOf, TOPICS, type PayloadOf, typ
 import {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_RETRY_POLICY,
+  messageHeaders,
   type BatchHandler,
   type Bus,
   type PublishOptions,
@@ -49,8 +50,7 @@ export class InProcessBus implements Bus {
   }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options: PublishOptions = {}): Promise<void> {
-    const headers = { ...options.headers };
-    await this.broker.topic(topic).append(payloads.map((p) => ({ key: keyOf(topic, p), value: encodePayload(p), headers })));
+    await this.broker.topic(topic).append(payloads.map((p, i) => ({ key: keyOf(topic, p), value: encodePayload(p), headers: messageHeaders(options, i) })));
   }
 
   async publishRaw(topic: string, key: string | null, value: Buffer | string, headers: Readonly<Record<string, string>> = {}): Promise<void> {

@@ -11,6 +11,7 @@ import { Kafka, logLevel as LogLevel, Partitioners, type Consumer, type EachBatc
 import {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_RETRY_POLICY,
+  messageHeaders,
   type BatchHandler,
   type Bus,
   type PublishOptions,
@@ -95,7 +96,7 @@ export class KafkaBus implements Bus {
     const headers = options.headers ? { ...options.headers } : undefined;
     await this.send(
       this.physical(topic),
-      payloads.map((p) => ({ key: keyOf(topic, p), value: encodePayload(p), headers })),
+      payloads.map((p, i) => ({ key: keyOf(topic, p), value: encodePayload(p), headers: options.headersFor ? messageHeaders(options, i) : headers })),
     );
   }
 

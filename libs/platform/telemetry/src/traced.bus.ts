@@ -11,9 +11,8 @@
  *   deviation of that step), a deviation it cites (`deviationIds`, an escalation's `deviations`), else
  *   the latest message of the same agent, else of the same task — and carries that message's context in
  *   the W3C `traceparent` header. So an agent's step, its localized step, the deviation it caused and the
- *   correction it got are one trace. Consecutive payloads with the same cause go in one publish call;
- *   the Bus port has headers per call, so payloads with different causes cost one call per run (at most
- *   `maxSplits`, after which the rest go with the batch span's context, which links every producer).
+ *   correction it got are one trace. Every message carries its own cause's context (per-message
+ *   headers), and a publish stays one call to the inner bus.
  * - publish with no trace around it (an agent's step, a timer) starts the trace with a PRODUCER span.
  * - per-event spans are sampled: a message gets its own CONSUMER span (child of its producer, linked to
  *   its batch span, with gen_ai.agent.id, gen_ai.tool.name, tenant, detector…) when its trace id falls
@@ -76,8 +75,6 @@ export interface TracedBusOptions {
   readonly eventSampleRatio?: number;
   /** Producer links on a batch span (default 128; the count of all is an attribute). */
   readonly maxLinks?: number;
-  /** Publish calls one publish may be split into to keep each payload's trace (default 16). */
-  readonly maxSplits?: number;
 }
 
 const setter: TextMapSetter<Record<string, string>> = { set: (carrier, key, value) => void (carrier[key] = value) };
@@ -137,7 +134,6 @@ export class TracedBus implements Bus {
   private readonly system: string;
   private readonly sampleBelow: number;
   private readonly maxLinks: number;
-  private readonly maxSplits: number;
   private readonly propagator = new W3CTraceContextPropagator();
 
   constructor(
@@ -149,7 +145,6 @@ export class TracedBus implements Bus {
     const ratio = Math.min(1, Math.max(0, options.eventSampleRatio ?? 1 / 64));
     this.sampleBelow = ratio * 0x1_0000_0000;
     this.maxLinks = options.maxLinks ?? 128;
-    this.maxSplits = options.maxSplits ?? 16;
   }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options: PublishOptions = {}): Promise<void> {
@@ -209,21 +204,9 @@ export class TracedBus implements Bus {
     causes: CauseIndex,
     fallback: Context,
   ): Promise<void> {
-    const contexts = payloads.map((p) => causes.resolve(p) ?? fallback);
-    const runs: Array<{ from: number; to: number; ctx: Context }> = [];
-    for (let i = 0; i < payloads.length; i++) {
-      const last = runs[runs.length - 1];
-      if (last && (last.ctx === contexts[i] || runs.length >= this.maxSplits)) {
-        // Past maxSplits the last run takes the rest, with the batch span's context (it links them all).
-        if (last.ctx !== contexts[i]) last.ctx = fallback;
-        last.to = i + 1;
-      } else {
-        runs.push({ from: i, to: i + 1, ctx: contexts[i] });
-      }
-    }
-    for (const run of runs) {
-      await this.inner.publish(topic, payloads.slice(run.from, run.to), { ...options, headers: this.withContext(run.ctx, options.headers) });
-    }
+    // Each message carries the trace context of what caused it, in one publish call.
+    const headers = payloads.map((p) => this.withContext(causes.resolve(p) ?? fallback, undefined));
+    await this.inner.publish(topic, payloads, { ...options, headersFor: (i) => ({ ...options.headersFor?.(i), ...headers[i] }) });
   }
 
   private withContext(ctx: Context, headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
