@@ -31,6 +31,9 @@ export interface PipelineBenchResult {
   eventsPerSec: number;
   p50Ms: number | null;
   p99Ms: number | null;
+  /** Step published → deviation consumed. */
+  deviationP50Ms: number | null;
+  deviationP99Ms: number | null;
   corrections: number;
   deviations: number;
   lagMax: number;
@@ -71,7 +74,15 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
       if (t !== undefined) latencies.push(now - t);
     }
   }, { groupId: 'bench-observer', fromBeginning: true });
-  bus.subscribe('wayfinder.deviations.v1', async (batch) => void (deviations += batch.length), { groupId: 'bench-observer', fromBeginning: true });
+  const deviationLatencies: number[] = [];
+  bus.subscribe('wayfinder.deviations.v1', async (batch) => {
+    const now = Date.now();
+    for (const { payload } of batch) {
+      deviations++;
+      const t = sentAt.get(`${payload.agentId}/${payload.atSeq}`);
+      if (t !== undefined) deviationLatencies.push(now - t);
+    }
+  }, { groupId: 'bench-observer', fromBeginning: true });
   const admin = new Kafka({ clientId: 'bench-admin', brokers: options.brokers, logLevel: logLevel.NOTHING }).admin();
   try {
     await Promise.all([bus.start(), admin.connect(), ready]);
@@ -105,7 +116,8 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     const deadline = started + options.durationSec * 1000;
     let nextLagCheck = started + 1000;
     let agent = 0;
-    const batchSize = 500;
+    // At a set rate, one publish every 100 ms (as an SDK flushing its buffer would); large ones when flooding.
+    const batchSize = options.rate > 0 ? Math.max(1, Math.round(options.rate / 10)) : 500;
     while (Date.now() < deadline) {
       const batch: StepEvent[] = [];
       for (let i = 0; i < batchSize; i++) {
@@ -139,7 +151,9 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     }
     const drainSec = (Date.now() - drainStart) / 1000;
     latencies.sort((a, b) => a - b);
-    const pct = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] : null);
+    deviationLatencies.sort((a, b) => a - b);
+    const pctOf = (values: number[], p: number) => (values.length ? values[Math.min(values.length - 1, Math.floor(p * values.length))] : null);
+    const pct = (p: number) => pctOf(latencies, p);
     return {
       agents: options.agents,
       rateTarget: options.rate,
@@ -149,6 +163,8 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
       eventsPerSec: Math.round(atEnd.processed / loadSec),
       p50Ms: pct(0.5),
       p99Ms: pct(0.99),
+      deviationP50Ms: pctOf(deviationLatencies, 0.5),
+      deviationP99Ms: pctOf(deviationLatencies, 0.99),
       corrections,
       deviations,
       lagMax: Math.max(lagMax, atEnd.lag),

@@ -36,11 +36,11 @@ export function routedHandlers(): RoutedHandlers {
       for (const payload of payloads) {
         if (topic === 'wayfinder.localized.v1') {
           published.localized.push(payload as LocalizedStep);
-          await handlers.corrections.onLocalized(payload as LocalizedStep);
+          await handlers.corrections.onLocalized([payload as LocalizedStep]);
           await handlers.detector.onLocalized([payload as LocalizedStep]);
         } else if (topic === 'wayfinder.deviations.v1') {
           published.deviations.push(payload as Deviation);
-          await handlers.corrections.onDeviation(payload as Deviation);
+          await handlers.corrections.onDeviations([payload as Deviation]);
         } else if (topic === 'wayfinder.corrections.v1') {
           published.corrections.push(payload as Correction);
         } else if (topic === 'wayfinder.escalations.v1') {

@@ -6,7 +6,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import type { CognitiveMap, Deviation, LocalizedStep } from '@wayfinder/contracts';
-import type { Bus } from '@wayfinder/bus';
+import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { CorrectionEngine } from '@wayfinder/correction';
 import { LadderStage } from '@wayfinder/navigation';
 import { BUS, MAP_STORE, MapCache, POLICY_BOOK, type MapStore, type PolicyBook } from '@wayfinder/service-core';
@@ -33,18 +33,24 @@ export class CorrectionHandler {
     this.maps.offer(map);
   }
 
-  @EventPattern('wayfinder.localized.v1')
-  async onLocalized(@Payload() localized: LocalizedStep): Promise<void> {
-    const { step, position } = localized;
-    this.metrics.stepProcessed(step, 'correction-engine');
-    const map = await this.maps.get(step.tenantId, step.taskId);
-    const before = this.engine.stats();
-    this.ladder.onStep(step, position.method === 'unknown' ? undefined : position, map);
-    this.metrics.selfHealBetween(step.tenantId, before, this.engine.stats());
+  /** Whole batches: the ladder only needs to see each step, and one Nest call per batch is cheaper. */
+  @BatchEventPattern('wayfinder.localized.v1')
+  async onLocalized(@Payload() batch: LocalizedStep[]): Promise<void> {
+    for (const { step, position } of batch) {
+      this.metrics.stepProcessed(step, 'correction-engine');
+      const map = await this.maps.get(step.tenantId, step.taskId);
+      const before = this.engine.stats();
+      this.ladder.onStep(step, position.method === 'unknown' ? undefined : position, map);
+      this.metrics.selfHealBetween(step.tenantId, before, this.engine.stats());
+    }
   }
 
-  @EventPattern('wayfinder.deviations.v1')
-  async onDeviation(@Payload() deviation: Deviation): Promise<void> {
+  @BatchEventPattern('wayfinder.deviations.v1')
+  async onDeviations(@Payload() batch: Deviation[]): Promise<void> {
+    for (const deviation of batch) await this.onDeviation(deviation);
+  }
+
+  private async onDeviation(deviation: Deviation): Promise<void> {
     const map = await this.maps.get(deviation.tenantId, deviation.taskId);
     const before = this.engine.stats();
     const { corrections, escalations } = this.ladder.onDeviation(deviation, map);
