@@ -21,6 +21,9 @@ const FRAMEWORK_AND_IO = [
   'node:child_process',
 ];
 
+/** Node's I/O modules: Nx bans npm packages only, so node built-ins are banned with ESLint's own rule. */
+const NODE_IO = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'child_process', 'node:child_process', 'dgram', 'node:dgram'];
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -53,6 +56,14 @@ export default [
         },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Domain libs and contracts are pure: no I/O in their sources (their tests may read fixtures).
+    files: ['libs/domain/*/src/**/*.ts', 'libs/contracts/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.testing.ts', '**/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: NODE_IO.map((name) => ({ name, message: 'domain libs and contracts do no I/O (DESIGN §10)' })) }],
     },
   },
 ];
