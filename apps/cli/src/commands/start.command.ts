@@ -2,8 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@wayfinder/config';
-import { startServices } from '@wayfinder/service-runtime';
-import { startTelemetry } from '@wayfinder/telemetry';
+import { serveUntilStopped } from '@wayfinder/service-runtime';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
 
@@ -44,23 +43,7 @@ export const startCommand: Command = {
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
-    // Telemetry first, so every instrument the services create is exported (OTEL_* variables).
-    const telemetry = startTelemetry({ serviceName: `wayfinder-${[...config.services].sort().join('+')}`, serviceVersion: VERSION });
-    const running = await startServices(config);
-    const where = [
-      config.mode === 'distributed' ? `on ${config.kafkaBrokers.join(',')}` : 'in process',
-      running.health ? `health http://127.0.0.1:${running.health.port}/health/ready` : '',
-      running.memory ? `memory API ${running.memory.url}` : '',
-    ].filter(Boolean);
-    io.stderr.write(`wayfinder: ${config.mode} ${config.services.join(', ')} running ${where.join('; ')}; Ctrl-C stops\n`);
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
-    io.stderr.write('wayfinder: stopping (finishing in-flight batches)…\n');
-    await running.stop();
-    await telemetry.shutdown();
+    await serveUntilStopped(config, VERSION, (line) => io.stderr.write(line + '\n'));
     return 0;
   },
 };

@@ -1,0 +1,2 @@
+import { SettlingBus } from '../../../../apps/cli/src/demo/settling-bus';
+it('x', () => expect(SettlingBus).toBeDefined());
