@@ -2,15 +2,6 @@
  * The memory-service service alone, one process (DESIGN §3 "distributed"): the same as
  * `wayfinder start --mode distributed --services memory-service`. Run: node bin/run-ts.js apps/memory-service/src/main.ts
  */
-import { ConfigError, loadConfig } from '@wayfinder/config';
-import { serveUntilStopped } from '@wayfinder/service-runtime';
+import { runServiceMain } from '@wayfinder/service-runtime';
 
-async function main(): Promise<void> {
-  const config = loadConfig(process.env, { mode: process.env.WAYFINDER_MODE ?? 'distributed', services: 'memory-service' });
-  await serveUntilStopped(config, process.env.npm_package_version ?? '0.1.0', (line) => process.stderr.write(line + '\n'));
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`memory-service: ${error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
-});
+runServiceMain('memory-service');

@@ -151,7 +151,7 @@ describe('cognitive-map pipeline on Kafka and Redis', () => {
     const onTimeCount = onTimeAgents.reduce((n, a) => n + a.script.length, 0);
     await until(() => localized.filter((l) => l.step.taskId !== EARLY.taskId).length >= onTimeCount, 'the steps of the tasks with a map');
     // Well inside the 5 s hold: the early steps wait for their map rather than going out as unknown.
-    await new Promise((r) => setTimeout(r, 6_500));
+    await new Promise((r) => setTimeout(r, 1_000));
     expect(localized.filter((l) => l.step.taskId === EARLY.taskId)).toEqual([]);
     expect(await running.mapStore.get(EARLY.tenantId, EARLY.taskId)).toBeUndefined();
 

@@ -3,7 +3,7 @@
  * services, then a graceful stop that finishes in-flight batches and commits them. Used by
  * `wayfinder start` and by each service's own entry point in apps/<service>/src/main.ts.
  */
-import type { WayfinderConfig } from '@wayfinder/config';
+import { loadConfig, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { startTelemetry } from '@wayfinder/telemetry';
 import { startServices } from './runtime';
 
@@ -23,4 +23,19 @@ export async function serveUntilStopped(config: WayfinderConfig, version: string
   log('wayfinder: stopping (finishing in-flight batches)…');
   await running.stop();
   await telemetry.shutdown();
+}
+
+/** The whole main() of a service's own entry point (apps/<service>/src/main.ts). */
+export function runServiceMain(service: ServiceName): void {
+  let config: WayfinderConfig;
+  try {
+    config = loadConfig(process.env, { mode: process.env.WAYFINDER_MODE ?? 'distributed', services: service });
+  } catch (error) {
+    process.stderr.write(`${service}: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  serveUntilStopped(config, process.env.npm_package_version ?? '0.1.0', (line) => process.stderr.write(line + '\n')).catch((error: unknown) => {
+    process.stderr.write(`${service}: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  });
 }
