@@ -71,6 +71,10 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
         out.push(unknown(step)); // the task already waited out the timeout once: no map is coming
       } else {
         for (const overflow of this.pending.hold(step, now)) out.push(unknown(overflow));
+        // The map may have arrived while the store was read: onMap released what was held before this
+        // step. Nothing awaits between hold and here, so checking now closes that window.
+        const late = this.maps.peek(step.tenantId, step.taskId);
+        if (late) for (const held of this.pending.release(step.tenantId, step.taskId)) out.push(this.localize(held, late));
       }
     }
     if (out.length > 0) await this.publish(out);
