@@ -4,7 +4,7 @@
  * exist are left as they are. `wayfinder topics create` calls `createTopics`.
  */
 import { DLQ_PARTITIONS, dlqTopicOf, TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
-import { Kafka, logLevel, type ITopicConfig } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type ITopicConfig } from 'kafkajs';
 
 export const DLQ_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -64,8 +64,14 @@ export async function createTopics(brokers: readonly string[], options: CreateTo
     const present = new Set(await admin.listTopics());
     const missing = plan.filter((t) => !present.has(t.topic));
     if (missing.length > 0) {
-      // Resolves false instead of failing when another process created some of them meanwhile.
-      await admin.createTopics({ topics: missing, waitForLeaders: true, timeout: 30_000 });
+      // Resolves false instead of failing when another process created some of them meanwhile. While
+      // other clients create topics on the same broker, kafkajs' wait for leaders can fail with
+      // UNKNOWN_TOPIC_OR_PARTITION although the creation went through: the topics are then polled
+      // until every partition has a leader instead.
+      await admin.createTopics({ topics: missing, waitForLeaders: true, timeout: 30_000 }).catch(async (error: Error) => {
+        if (!/does not host this topic-partition|UNKNOWN_TOPIC_OR_PARTITION/i.test(error.message)) throw error;
+      });
+      await waitForLeaders(admin, missing.map((t) => t.topic), 30_000);
     }
     return {
       created: missing.map((t) => t.topic),
@@ -73,5 +79,16 @@ export async function createTopics(brokers: readonly string[], options: CreateTo
     };
   } finally {
     await admin.disconnect();
+  }
+}
+
+async function waitForLeaders(admin: Admin, topics: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const metadata = await admin.fetchTopicMetadata({ topics }).catch(() => undefined);
+    const ready = metadata && metadata.topics.length === topics.length && metadata.topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
+    if (ready) return;
+    if (Date.now() > deadline) throw new Error(`topics have no leader after ${timeoutMs} ms: ${topics.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -6,8 +6,9 @@
  * correction engine records the self-heal.
  */
 import Redis from 'ioredis';
+import { Kafka, logLevel } from 'kafkajs';
 import type { Correction, StepEvent, TaskSpec, TenantPolicy } from '@wayfinder/contracts';
-import { KafkaBus, createTopics } from '@wayfinder/bus';
+import { KafkaBus, createTopics, topicPlan } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import type { Checkpoint } from '@wayfinder/memory';
 import { RedisWorkingMemory, tenantKey } from '@wayfinder/redis';
@@ -96,6 +97,37 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
   }
 }
 
+/**
+ * While other runs create topics on the same broker, createTopics can throw UNKNOWN_TOPIC_OR_PARTITION
+ * from kafkajs' waitForLeaders (seen here with two runs at once; once the other run then got no correction
+ * at all). It is idempotent, so retry it until the metadata shows a leader for every partition of this
+ * run's topics before anything subscribes.
+ */
+async function createTopicsWithLeaders(brokers: string[], topicPrefix: string): Promise<void> {
+  const options = { topicPrefix, partitionsOverride: 2 };
+  const topics = topicPlan(options).map((t) => t.topic);
+  const admin = new Kafka({ clientId: `${name}-admin`, brokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    await until(
+      'the topics of this run to have leaders',
+      async () => {
+        try {
+          await createTopics(brokers, options);
+          const { topics: found } = await admin.fetchTopicMetadata({ topics });
+          const ready = found.length === topics.length && found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
+          return ready ? true : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      30_000,
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 describe('self-healing on Kafka and Redis', () => {
   const prefix = `${name}.`;
   let brokers: string[];
@@ -110,7 +142,8 @@ describe('self-healing on Kafka and Redis', () => {
     until(`the correction at seq ${atSeq} (got ${JSON.stringify(corrections.map((c) => [c.atSeq, c.action]))})`, () => corrections.find((c) => c.atSeq === atSeq));
 
   const checkpointsOverHttp = async (): Promise<Checkpoint[] | undefined> => {
-    const res = await fetch(`${running.memory!.url}/v1/tenants/${tenantId}/agents/${agentId}/tasks/${taskId}/checkpoints`);
+    if (!running.memory) throw new Error('the memory service is not running');
+    const res = await fetch(`${running.memory.url}/v1/tenants/${tenantId}/agents/${agentId}/tasks/${taskId}/checkpoints`);
     return res.status === 200 ? ((await res.json()) as { checkpoints: Checkpoint[] }).checkpoints : undefined;
   };
 
@@ -121,7 +154,7 @@ describe('self-healing on Kafka and Redis', () => {
       throw new Error(`Redis is not reachable at ${redisUrl} (run npm run infra:up): ${error.message}`);
     });
     working = new RedisWorkingMemory(redis);
-    await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 2 });
+    await createTopicsWithLeaders(brokers, prefix);
     observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: `${name}-observer` });
     observer.subscribe('wayfinder.corrections.v1', async (batch) => void corrections.push(...batch.map((d) => d.payload)), { groupId: `${name}.observer` });
     await observer.start();
@@ -182,8 +215,9 @@ describe('self-healing on Kafka and Redis', () => {
 
     // The rollback names the last verified milestone as stored in Redis, read straight from Redis too.
     const stored = (await working.listCheckpoints(scope)).at(-1);
+    if (!stored) throw new Error('no checkpoint in Redis');
     expect(stored).toMatchObject({ id: verified.id, milestoneId: 'locate', seq: 2 });
-    expect(rollback.rollback).toEqual({ checkpointId: stored!.id, milestoneId: stored!.milestoneId, discardAfterSeq: stored!.seq });
+    expect(rollback.rollback).toEqual({ checkpointId: stored.id, milestoneId: stored.milestoneId, discardAfterSeq: stored.seq });
     expect(engine.stats()).toMatchObject({ selfHeals: 0 });
 
     // The agent recovers: it reads another way and completes the next milestone within K = 5 steps.
