@@ -6,9 +6,8 @@
  * correction engine records the self-heal.
  */
 import Redis from 'ioredis';
-import { Kafka, logLevel } from 'kafkajs';
 import type { Correction, StepEvent, TaskSpec, TenantPolicy } from '@wayfinder/contracts';
-import { KafkaBus, createTopics, topicPlan } from '@wayfinder/bus';
+import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import type { Checkpoint } from '@wayfinder/memory';
 import { RedisWorkingMemory, tenantKey } from '@wayfinder/redis';
@@ -97,36 +96,6 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
   }
 }
 
-/**
- * While other runs create topics on the same broker, createTopics can throw UNKNOWN_TOPIC_OR_PARTITION
- * from kafkajs' waitForLeaders (seen here with two runs at once; once the other run then got no correction
- * at all). It is idempotent, so retry it until the metadata shows a leader for every partition of this
- * run's topics before anything subscribes.
- */
-async function createTopicsWithLeaders(brokers: string[], topicPrefix: string): Promise<void> {
-  const options = { topicPrefix, partitionsOverride: 2 };
-  const topics = topicPlan(options).map((t) => t.topic);
-  const admin = new Kafka({ clientId: `${name}-admin`, brokers, logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  try {
-    await until(
-      'the topics of this run to have leaders',
-      async () => {
-        try {
-          await createTopics(brokers, options);
-          const { topics: found } = await admin.fetchTopicMetadata({ topics });
-          const ready = found.length === topics.length && found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
-          return ready ? true : undefined;
-        } catch {
-          return undefined;
-        }
-      },
-      30_000,
-    );
-  } finally {
-    await admin.disconnect();
-  }
-}
 
 describe('self-healing on Kafka and Redis', () => {
   const prefix = `${name}.`;
@@ -154,7 +123,7 @@ describe('self-healing on Kafka and Redis', () => {
       throw new Error(`Redis is not reachable at ${redisUrl} (run npm run infra:up): ${error.message}`);
     });
     working = new RedisWorkingMemory(redis);
-    await createTopicsWithLeaders(brokers, prefix);
+    await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 2 });
     observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: `${name}-observer` });
     observer.subscribe('wayfinder.corrections.v1', async (batch) => void corrections.push(...batch.map((d) => d.payload)), { groupId: `${name}.observer` });
     await observer.start();
