@@ -12,7 +12,8 @@ import { detectMessageRepetition } from './detectors/message-repetition.detector
 import { nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
 import { detectStepStagnation, detectTimeStagnation, markProgress, positionMovedForward } from './detectors/stagnation.detector';
 import { detectToolLoop } from './detectors/tool-loop.detector';
-import { argsHash, errorHash, isErrorOutcome, isUnknownToolOutcome, resultHash } from './fingerprint/fingerprint';
+import { errorHash, isErrorOutcome, isUnknownToolOutcome, type OutcomeLike, resultHash } from './fingerprint/fingerprint';
+import { canonicalJson } from './fingerprint/normalize';
 import { hash32, hashHex } from './fingerprint/hash';
 import { targetMask, textOf } from './fingerprint/text-of';
 import { compilePolicy, type CompiledPolicy } from './policy/compiled-policy';
@@ -20,7 +21,7 @@ import { AgentState } from './state/agent-state';
 import { decodeAgentState, encodeAgentState } from './state/codec';
 import { RecordFlag } from './state/run-history';
 import { RunState } from './state/run-state';
-import { SKETCH_BYTES, sketchInto } from './state/sketch';
+import { SKETCH_WORDS, sketchInto } from './state/sketch';
 import type { DetectionContext, DeviationDraft, StepDetector } from './types';
 
 export interface DetectionEngineOptions {
@@ -44,12 +45,16 @@ export class DetectionEngine {
   private readonly embedder: Embedder;
   private readonly policyFor: (step: StepEvent) => DetectionContext;
   private readonly extraDetectors: StepDetector[];
-  private readonly agents = new Map<string, AgentState>();
+  /** tenantId → agentId → state: no composite key string per agent to build on every step or keep in memory. */
+  private readonly agents = new Map<string, Map<string, AgentState>>();
+  private agentTotal = 0;
   /** Runs watched by the wall-clock stagnation timer, with their settings. */
   private readonly timed = new WeakMap<RunState, TimeSettings>();
-  private readonly scratch = new Uint8Array(SKETCH_BYTES);
+  private readonly scratch = new Int32Array(SKETCH_WORDS);
   /** The agent of the previous step: consecutive steps of one agent are the common case on a partition. */
   private last: AgentState | undefined;
+  private lastPolicy: CompiledPolicy | undefined;
+  private readonly drafts: DeviationDraft[] = [];
   private readonly vectorScratch: Float32Array;
 
   constructor(options: DetectionEngineOptions) {
@@ -60,7 +65,7 @@ export class DetectionEngine {
   }
 
   get agentCount(): number {
-    return this.agents.size;
+    return this.agentTotal;
   }
 
   /** Processes one step (any kind) for its agent; returns the deviations it caused, in order. */
@@ -77,7 +82,7 @@ export class DetectionEngine {
   tick(nowMs: number): Deviation[] {
     const out: Deviation[] = [];
     if (!Number.isFinite(nowMs)) return out;
-    for (const agent of this.agents.values()) {
+    for (const agent of this.allAgents()) {
       for (const [runKey, run] of agent.runs()) {
         const settings = this.timed.get(run);
         if (!settings) continue;
@@ -100,7 +105,7 @@ export class DetectionEngine {
   }
 
   exportAgentState(tenantId: string, agentId: string): Uint8Array | undefined {
-    const agent = this.agents.get(agentKey(tenantId, agentId));
+    const agent = this.agents.get(tenantId)?.get(agentId);
     if (!agent) return undefined;
     const extra: Record<string, unknown> = {};
     for (const detector of this.extraDetectors) {
@@ -112,7 +117,8 @@ export class DetectionEngine {
 
   importAgentState(tenantId: string, agentId: string, state: Uint8Array): void {
     const decoded = decodeAgentState(tenantId, agentId, state);
-    this.agents.set(agentKey(tenantId, agentId), decoded.agent);
+    this.forgetAgentState(tenantId, agentId);
+    this.putAgent(decoded.agent);
     this.last = undefined;
     for (const detector of this.extraDetectors) {
       if (decoded.extra[detector.name] !== undefined) detector.importState?.(tenantId, agentId, decoded.extra[detector.name]);
@@ -121,9 +127,38 @@ export class DetectionEngine {
 
   /** Drops an agent's state (partition revoked, agent retired). */
   forgetAgent(tenantId: string, agentId: string): void {
-    this.agents.delete(agentKey(tenantId, agentId));
+    this.forgetAgentState(tenantId, agentId);
     this.last = undefined;
     for (const detector of this.extraDetectors) detector.forget?.(tenantId, agentId);
+  }
+
+  private *allAgents(): IterableIterator<AgentState> {
+    for (const tenant of this.agents.values()) yield* tenant.values();
+  }
+
+  private putAgent(agent: AgentState): AgentState {
+    let tenant = this.agents.get(agent.tenantId);
+    if (!tenant) {
+      tenant = new Map();
+      this.agents.set(agent.tenantId, tenant);
+    }
+    tenant.set(agent.agentId, agent);
+    this.agentTotal++;
+    return agent;
+  }
+
+  /** The tenantId string the engine already holds, so 100k agents of a tenant share one copy. */
+  private tenantIdOf(tenantId: string): string {
+    const tenant = this.agents.get(tenantId);
+    if (tenant) for (const agent of tenant.values()) return agent.tenantId;
+    return tenantId;
+  }
+
+  private forgetAgentState(tenantId: string, agentId: string): void {
+    const tenant = this.agents.get(tenantId);
+    if (!tenant || !tenant.delete(agentId)) return;
+    this.agentTotal--;
+    if (tenant.size === 0) this.agents.delete(tenantId);
   }
 
   private apply(step: StepEvent, position: Position | undefined): Deviation[] {
@@ -133,17 +168,18 @@ export class DetectionEngine {
     const seq = typeof step.seq === 'number' && Number.isFinite(step.seq) ? step.seq : Number.NaN;
     if (Number.isNaN(seq)) return [];
     const ctx = this.policyFor(step);
-    const policy = compilePolicy(ctx.policy);
     const settings = ctx.policy;
+    // Most steps share the previous step's policy object: skip the WeakMap lookup then.
+    let policy = this.lastPolicy;
+    if (!policy || policy.settings !== settings) {
+      policy = compilePolicy(settings);
+      this.lastPolicy = policy;
+    }
 
     let agent = this.last;
     if (!agent || agent.agentId !== agentId || agent.tenantId !== tenantId) {
-      const key = agentKey(tenantId, agentId);
-      agent = this.agents.get(key);
-      if (!agent) {
-        agent = new AgentState(tenantId, agentId);
-        this.agents.set(key, agent);
-      }
+      agent = this.agents.get(tenantId)?.get(agentId);
+      if (!agent) agent = this.putAgent(new AgentState(this.tenantIdOf(tenantId), agentId));
       this.last = agent;
     }
     const eventHash = hash32(eventId);
@@ -151,12 +187,14 @@ export class DetectionEngine {
     const runKey = typeof step.runId === 'string' ? step.runId : NO_RUN;
     const taskId = typeof step.taskId === 'string' ? step.taskId : '';
     const withVectors = settings.nearDuplicate.enabled || settings.monologue.enabled || settings.repetition.enabled;
-    const run = agent.run(runKey, () => new RunState(taskId, settings.loop.historySize, withVectors));
+    const run = agent.find(runKey) ?? agent.add(runKey, new RunState(taskId, settings.loop.historySize, withVectors));
     if (seq <= run.lastSeq) return [];
     agent.rememberEvent(eventHash);
     run.lastSeq = seq;
 
-    const drafts: DeviationDraft[] = [];
+    // One array reused by every step (detection is synchronous); stamp copies what it returns.
+    const drafts = this.drafts;
+    drafts.length = 0;
     const stagnation = settings.stagnation;
     let nowMs = Number.NaN;
     if (stagnation.enabled && (ctx.expectedStepMs ?? 0) > 0) {
@@ -177,7 +215,7 @@ export class DetectionEngine {
         break;
       case 'message':
         if (step.message?.role === 'assistant' && (settings.monologue.enabled || settings.repetition.enabled)) {
-          const sketch = new Uint8Array(SKETCH_BYTES);
+          const sketch = this.scratch;
           sketchInto(this.embedVector(typeof step.message.text === 'string' ? step.message.text : ''), sketch);
           drafts.push(...detectMessageRepetition(run, sketch, seq, settings));
         }
@@ -217,7 +255,8 @@ export class DetectionEngine {
     const tool = typeof body.tool === 'string' ? body.tool : String(body.tool);
     const args = body.args;
     const toolHash = hash32(tool);
-    const callArgs = argsHash(tool, args);
+    // argsHash(tool, args), without hashing the tool name a second time.
+    const callArgs = hash32(canonicalJson(args ?? {}), toolHash);
     run.actionSinceMessage = true;
     run.steps++;
 
@@ -264,7 +303,8 @@ export class DetectionEngine {
     const callId = typeof body.callId === 'string' ? hash32(body.callId) : 0;
     const slot = run.history.findForObservation(toolHash, callId);
     const options = policy.normalizationFor(tool);
-    const outcome = { ok: body.ok, content: body.content, error: body.error, errorCode: body.errorCode };
+    // The observation itself has the outcome's fields: no copy per event.
+    const outcome: OutcomeLike = body;
     const result = resultHash(outcome, options);
     const unknown = isUnknownToolOutcome(outcome);
     const failed = isErrorOutcome(outcome);
@@ -276,7 +316,8 @@ export class DetectionEngine {
       callArgs = run.history.args(slot);
       firstSeq = run.history.seq(slot);
     }
-    const guard = observeUnderGuard(run, tool, [toolHash, callArgs, result], firstSeq);
+    // Checked here so the common case (no compaction lately) allocates no triple.
+    const guard = run.guardLeft > 0 ? observeUnderGuard(run, tool, [toolHash, callArgs, result], firstSeq) : null;
     if (guard) drafts.push(guard);
 
     if (settings.nearDuplicate.enabled && !policy.isNearDuplicateIgnored(tool)) {
@@ -321,9 +362,6 @@ export class DetectionEngine {
   }
 }
 
-function agentKey(tenantId: string, agentId: string): string {
-  return `${tenantId}\u0000${agentId}`;
-}
 
 function finite(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;

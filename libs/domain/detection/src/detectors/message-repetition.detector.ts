@@ -7,19 +7,21 @@
 import type { PolicySettings } from '@wayfinder/contracts';
 import { shouldReport } from '../state/dedup';
 import type { RunState } from '../state/run-state';
-import { SKETCH_BYTES, sketchCosine } from '../state/sketch';
+import { copySketch, sketchCosine } from '../state/sketch';
 import type { DeviationDraft } from '../types';
 
 export function detectMessageRepetition(
   run: RunState,
-  sketch: Uint8Array,
+  sketch: Int32Array,
   seq: number,
   policy: PolicySettings,
 ): DeviationDraft[] {
   const out: DeviationDraft[] = [];
-  const vectors = run.ensureVectors();
+  run.ensureVectors();
+  const vectors = run.data;
+  const offset = run.vectorsOffset;
   const hadMessage = run.hasMessage;
-  const similarity = hadMessage ? sketchCosine(sketch, 0, vectors, 0) : 0;
+  const similarity = hadMessage ? sketchCosine(sketch, 0, vectors, offset) : 0;
   const rounded = Math.round(similarity * 1000) / 1000;
 
   if (hadMessage && !run.actionSinceMessage && similarity >= policy.monologue.threshold) {
@@ -34,7 +36,7 @@ export function detectMessageRepetition(
     run.repetitionCount = 1;
     run.repetitionStartSeq = seq;
   }
-  vectors.set(sketch.subarray(0, SKETCH_BYTES), 0);
+  copySketch(sketch, 0, vectors, offset);
   run.hasMessage = true;
   run.actionSinceMessage = false;
 

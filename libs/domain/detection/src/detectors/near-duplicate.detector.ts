@@ -8,7 +8,7 @@
 import type { PolicySettings } from '@wayfinder/contracts';
 import { shouldReport } from '../state/dedup';
 import { NEAR_DUP_SLOTS, NEAR_META, NEAR_VECTORS_OFFSET, type RunState } from '../state/run-state';
-import { isZeroSketch, SKETCH_BYTES, sketchCosine } from '../state/sketch';
+import { copySketch, isZeroSketch, SKETCH_WORDS, sketchCosine } from '../state/sketch';
 import type { DeviationDraft } from '../types';
 
 const enum NearMeta {
@@ -42,13 +42,16 @@ function findSlot(meta: Int32Array, base: number, tool: number): number {
 export function nearDuplicateOnAction(
   run: RunState,
   toolHash: number,
-  argsSketch: Uint8Array,
+  argsSketch: Int32Array,
   sameArgs: boolean,
   seq: number,
   longArgs: boolean,
   targets: [number, number],
 ): void {
-  const { vectors, meta, base } = run.ensureNearDup();
+  run.ensureNearDup();
+  const meta = run.data;
+  const vectors = meta;
+  const base = run.extraOffset;
   let slot = findSlot(meta, base, toolHash);
   if (slot < 0) {
     slot = 0;
@@ -57,7 +60,7 @@ export function nearDuplicateOnAction(
     meta[base + slot * NEAR_META + NearMeta.Tool] = toolHash;
   }
   const m = base + slot * NEAR_META;
-  const argsOffset = NEAR_VECTORS_OFFSET + slot * SKETCH_BYTES * 2;
+  const argsOffset = run.vectorsOffset + NEAR_VECTORS_OFFSET + slot * SKETCH_WORDS * 2;
   let similarity = 0;
   if (meta[m + NearMeta.Flags] & HAS_ARGS) {
     const bothEmpty = isZeroSketch(argsSketch, 0) && isZeroSketch(vectors, argsOffset);
@@ -71,7 +74,7 @@ export function nearDuplicateOnAction(
   meta[m + NearMeta.SameArgs] = sameArgs ? 1 : 0;
   meta[m + NearMeta.TargetsLo] = targets[0];
   meta[m + NearMeta.TargetsHi] = targets[1];
-  vectors.set(argsSketch.subarray(0, SKETCH_BYTES), argsOffset);
+  copySketch(argsSketch, 0, vectors, argsOffset);
   meta[m + NearMeta.PendingSimilarity] = Math.round(similarity * 1000);
   meta[m + NearMeta.PreviousActionSeq] = meta[m + NearMeta.Flags] & HAS_ARGS ? meta[m + NearMeta.ActionSeq] : seq;
   meta[m + NearMeta.ActionSeq] = seq;
@@ -83,20 +86,20 @@ export function nearDuplicateOnObservation(
   run: RunState,
   tool: string,
   toolHash: number,
-  resultSketch: Uint8Array,
+  resultSketch: Int32Array,
   result: number,
   error: number,
   settings: PolicySettings['nearDuplicate'],
 ): DeviationDraft | null {
-  if (!run.nearUsed || !run.vectors) return null;
-  const meta = run.history.data;
-  const base = run.history.extraOffset;
-  const vectors = run.vectors;
+  if (!run.nearUsed || !run.hasVectors) return null;
+  const meta = run.data;
+  const base = run.extraOffset;
+  const vectors = meta;
   const slot = findSlot(meta, base, toolHash);
   if (slot < 0) return null;
   const m = base + slot * NEAR_META;
   if ((meta[m + NearMeta.Flags] & PENDING) === 0) return null;
-  const resultOffset = NEAR_VECTORS_OFFSET + slot * SKETCH_BYTES * 2 + SKETCH_BYTES;
+  const resultOffset = run.vectorsOffset + NEAR_VECTORS_OFFSET + slot * SKETCH_WORDS * 2 + SKETCH_WORDS;
   const hadResult = (meta[m + NearMeta.Flags] & HAS_RESULT) !== 0;
   let resultSimilarity = 0;
   if (hadResult) {
@@ -123,7 +126,7 @@ export function nearDuplicateOnObservation(
   } else {
     meta[m + NearMeta.Chain] = 0;
   }
-  vectors.set(resultSketch.subarray(0, SKETCH_BYTES), resultOffset);
+  copySketch(resultSketch, 0, vectors, resultOffset);
   meta[m + NearMeta.LastError] = error;
   meta[m + NearMeta.LastResult] = result;
   meta[m + NearMeta.Flags] = (meta[m + NearMeta.Flags] | HAS_RESULT) & ~PENDING;

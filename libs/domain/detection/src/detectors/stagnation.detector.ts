@@ -51,8 +51,9 @@ export function detectTimeStagnation(
   expectedStepMs: number,
   settings: Pick<PolicySettings['stagnation'], 'warningFactor' | 'criticalFactor'>,
 ): DeviationDraft | null {
-  if (!Number.isFinite(run.lastProgressMs) || !(expectedStepMs > 0)) return null;
-  const idle = nowMs - run.lastProgressMs;
+  const lastProgressMs = run.lastProgressMs;
+  if (lastProgressMs === null || !Number.isFinite(lastProgressMs) || !(expectedStepMs > 0)) return null;
+  const idle = nowMs - lastProgressMs;
   const factor = idle / expectedStepMs;
   let level: 'warning' | 'critical' | null = null;
   if (factor >= settings.criticalFactor && run.timeReported < 2) level = 'critical';

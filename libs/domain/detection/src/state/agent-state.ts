@@ -1,22 +1,37 @@
 /**
  * The detector state of one (tenant, agent): its runs (history is per run) and the eventIds applied
- * recently, for idempotence under at-least-once delivery.
+ * recently, for idempotence under at-least-once delivery. Shaped for 100k+ agents per worker: the
+ * current run and the recent eventIds are plain fields, arrays exist only for agents with several runs.
  */
 import type { RunState } from './run-state';
 
-const RECENT_EVENTS = 8;
-const NONE: readonly never[] = Object.freeze([]);
+export const RECENT_EVENTS = 8;
 /** Runs kept per agent; sub-agent runs interleave, older ones are evicted least recently used first. */
 export const MAX_RUNS_PER_AGENT = 8;
+
+function mask(eventHash: number): number {
+  // 30 bits so V8 keeps them as small integers; never 0, the empty slot.
+  return (eventHash & 0x3fffffff) | 1;
+}
 
 export class AgentState {
   readonly tenantId: string;
   readonly agentId: string;
-  /** Run ids and states, least recently used first (two small arrays cost far less than a Map). */
-  runKeys: string[] = NONE as unknown as string[];
-  runStates: RunState[] = NONE as unknown as RunState[];
-  /** Hashes of the last applied eventIds, masked to 30 bits so V8 keeps them as small integers. */
-  recentEvents: number[] = [0, 0, 0, 0, 0, 0, 0, 0];
+  /** The most recently used run and its key. */
+  currentKey = '';
+  current: RunState | null = null;
+  /** The other runs, least recently used first; null while the agent has had only one run. */
+  olderKeys: string[] | null = null;
+  olderRuns: RunState[] | null = null;
+  // Hashes of the last RECENT_EVENTS applied eventIds, in fields: an array would cost twice the bytes.
+  private e0 = 0;
+  private e1 = 0;
+  private e2 = 0;
+  private e3 = 0;
+  private e4 = 0;
+  private e5 = 0;
+  private e6 = 0;
+  private e7 = 0;
   recentHead = 0;
 
   constructor(tenantId: string, agentId: string) {
@@ -26,44 +41,80 @@ export class AgentState {
 
   /** True when the eventId (by hash) was applied recently. */
   seenEvent(eventHash: number): boolean {
-    return this.recentEvents.includes((eventHash & 0x3fffffff) | 1);
+    const h = mask(eventHash);
+    return h === this.e0 || h === this.e1 || h === this.e2 || h === this.e3 || h === this.e4 || h === this.e5 || h === this.e6 || h === this.e7;
   }
 
   rememberEvent(eventHash: number): void {
-    this.recentEvents[this.recentHead] = (eventHash & 0x3fffffff) | 1;
+    this.setRecent(this.recentHead, mask(eventHash));
     this.recentHead = (this.recentHead + 1) % RECENT_EVENTS;
   }
 
-  /** The state of a run, created when new; the least recently used run is evicted past the limit. */
-  run(runKey: string, create: (runKey: string) => RunState): RunState {
-    const keys = this.runKeys;
-    const last = keys.length - 1;
-    if (last >= 0 && keys[last] === runKey) return this.runStates[last];
-    const index = keys.indexOf(runKey);
-    let run: RunState;
-    if (index >= 0) {
-      run = this.runStates[index];
-      keys.splice(index, 1);
-      this.runStates.splice(index, 1);
-    } else {
-      run = create(runKey);
-      if (keys.length === 0) {
-        // Exactly sized: most agents only ever have one run.
-        this.runKeys = [runKey];
-        this.runStates = [run];
-        return run;
-      }
-      if (keys.length >= MAX_RUNS_PER_AGENT) {
-        keys.shift();
-        this.runStates.shift();
-      }
+  /** The recent event hashes by ring slot (for the codec). */
+  get recentEvents(): number[] {
+    return [this.e0, this.e1, this.e2, this.e3, this.e4, this.e5, this.e6, this.e7];
+  }
+
+  set recentEvents(hashes: number[]) {
+    for (let i = 0; i < RECENT_EVENTS; i++) this.setRecent(i, hashes[i] ?? 0);
+  }
+
+  private setRecent(slot: number, value: number): void {
+    switch (slot) {
+      case 0: this.e0 = value; break;
+      case 1: this.e1 = value; break;
+      case 2: this.e2 = value; break;
+      case 3: this.e3 = value; break;
+      case 4: this.e4 = value; break;
+      case 5: this.e5 = value; break;
+      case 6: this.e6 = value; break;
+      default: this.e7 = value; break;
     }
-    keys.push(runKey);
-    this.runStates.push(run);
+  }
+
+  /** The state of a run, made the most recently used; undefined when the agent has none by that key. */
+  find(runKey: string): RunState | undefined {
+    if (this.current && this.currentKey === runKey) return this.current;
+    const keys = this.olderKeys;
+    const runs = this.olderRuns;
+    if (!keys || !runs) return undefined;
+    const index = keys.indexOf(runKey);
+    if (index < 0) return undefined;
+    const run = runs[index];
+    keys.splice(index, 1);
+    runs.splice(index, 1);
+    this.demoteCurrent();
+    this.currentKey = runKey;
+    this.current = run;
     return run;
   }
 
+  /** Adds a new run as the most recently used; the least recently used is evicted past the limit. */
+  add(runKey: string, run: RunState): RunState {
+    this.demoteCurrent();
+    if (this.olderKeys && this.olderRuns && this.olderKeys.length >= MAX_RUNS_PER_AGENT) {
+      this.olderKeys.shift();
+      this.olderRuns.shift();
+    }
+    this.currentKey = runKey;
+    this.current = run;
+    return run;
+  }
+
+  private demoteCurrent(): void {
+    if (!this.current) return;
+    if (!this.olderKeys || !this.olderRuns) {
+      this.olderKeys = [];
+      this.olderRuns = [];
+    }
+    this.olderKeys.push(this.currentKey);
+    this.olderRuns.push(this.current);
+    this.current = null;
+  }
+
+  /** Runs with their keys, least recently used first. */
   *runs(): IterableIterator<[string, RunState]> {
-    for (let i = 0; i < this.runKeys.length; i++) yield [this.runKeys[i], this.runStates[i]];
+    if (this.olderKeys && this.olderRuns) for (let i = 0; i < this.olderKeys.length; i++) yield [this.olderKeys[i], this.olderRuns[i]];
+    if (this.current) yield [this.currentKey, this.current];
   }
 }

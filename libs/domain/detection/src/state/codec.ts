@@ -1,12 +1,15 @@
 /**
  * Serialization of an agent's detector state for Redis (DESIGN §7): a versioned JSON document encoded as
- * UTF-8 bytes. Typed arrays travel as number arrays; TextEncoder keeps this portable (no Buffer).
+ * UTF-8 bytes. Typed arrays travel as number arrays; TextEncoder keeps this portable (no Buffer). `data` is
+ * the history records and near-duplicate meta, `vectors` the sketches as bytes (see sketch.ts).
  */
 import { AgentState } from './agent-state';
-import { RunHistory, WORDS } from './run-history';
 import { RunState } from './run-state';
+import { setSketchByte, sketchByte } from './sketch';
 
 const VERSION = 1;
+/** The last slot of `stag` once held a last-event time nothing read; kept empty so v1 documents stay valid. */
+const NO_EVENT_MS = null as unknown as number;
 
 interface EncodedRun {
   k: string;
@@ -35,17 +38,17 @@ export function encodeAgentState(agent: AgentState, extra: Record<string, unknow
       k,
       taskId: r.taskId,
       lastSeq: r.lastSeq,
-      cap: r.history.capacity,
-      size: r.history.size,
-      head: r.history.head,
-      data: Array.from(r.history.data),
+      cap: r.capacity,
+      size: r.size,
+      head: r.head,
+      data: Array.from(r.data.subarray(0, r.recordsAndMetaWords)),
       reported: r.reported ? [...r.reported] : [],
       guard: [r.guardLeft, r.guardWindow, r.guardTriples],
       msg: r.hasMessage,
-      vectors: r.vectors ? Array.from(r.vectors) : null,
+      vectors: r.hasVectors ? sketchBytes(r) : null,
       mono: [r.actionSinceMessage ? 1 : 0, r.monologueCount, r.monologueStartSeq, r.repetitionCount, r.repetitionStartSeq],
       near: r.nearUsed,
-      stag: [r.actionsSinceProgress, r.progressStartSeq, numberOrNull(r.lastProgressMs), r.timeReported, r.progressKey, numberOrNull(r.lastEventMs)],
+      stag: [r.actionsSinceProgress, r.progressStartSeq, numberOrNull(r.lastProgressMs), r.timeReported, r.progressKey, NO_EVENT_MS],
       budget: [r.steps, r.tokens, r.costUsd, r.budgetReported],
       touched: r.touched,
       lastTool: r.lastTool,
@@ -67,35 +70,43 @@ export function decodeAgentState(tenantId: string, agentId: string, bytes: Uint8
   const agent = new AgentState(tenantId, agentId);
   agent.recentEvents = doc.events.slice(0, 8);
   agent.recentHead = doc.head;
-  agent.runKeys = [];
-  agent.runStates = [];
   for (const e of doc.runs) {
-    const r = new RunState(e.taskId, e.cap);
+    const r = new RunState(e.taskId, e.cap, e.vectors !== null);
     r.lastSeq = e.lastSeq;
-    r.history = new RunHistory(e.cap, Int32Array.from(e.data), e.size, e.head, e.data.length - e.cap * WORDS);
+    // A layout that does not fit (another build's sizes) starts the history empty rather than misread.
+    if (e.data.length === r.recordsAndMetaWords) {
+      r.data.set(e.data);
+      r.size = Math.min(e.size, r.capacity);
+      r.head = e.head % r.capacity;
+    }
+    if (e.vectors) for (let i = 0; i < Math.min(e.vectors.length, r.data.length * 4 - r.vectorsOffset * 4); i++) setSketchByte(r.data, r.vectorsOffset, i, e.vectors[i]);
     r.reported = e.reported.length > 0 ? new Map(e.reported) : null;
     [r.guardLeft, r.guardWindow] = e.guard;
     if (e.guard[2].length > 0) r.guardTriples = e.guard[2];
     r.hasMessage = e.msg;
-    r.vectors = e.vectors ? Uint8Array.from(e.vectors) : null;
     r.actionSinceMessage = e.mono[0] === 1;
     [, r.monologueCount, r.monologueStartSeq, r.repetitionCount, r.repetitionStartSeq] = e.mono;
     r.nearUsed = e.near;
     r.actionsSinceProgress = e.stag[0];
     r.progressStartSeq = e.stag[1];
-    r.lastProgressMs = e.stag[2] ?? Number.NaN;
+    r.lastProgressMs = e.stag[2] ?? null;
     r.timeReported = e.stag[3];
     r.progressKey = e.stag[4];
-    r.lastEventMs = e.stag[5] ?? Number.NaN;
     [r.steps, r.tokens, r.costUsd, r.budgetReported] = e.budget;
     r.touched = e.touched;
     r.lastTool = e.lastTool ?? '';
-    agent.runKeys.push(e.k);
-    agent.runStates.push(r);
+    agent.add(e.k, r);
   }
   return { agent, extra: doc.extra ?? {} };
 }
 
-function numberOrNull(value: number): number {
-  return Number.isFinite(value) ? value : (null as unknown as number);
+function numberOrNull(value: number | null): number {
+  return value !== null && Number.isFinite(value) ? value : (null as unknown as number);
+}
+
+function sketchBytes(r: RunState): number[] {
+  const bytes: number[] = [];
+  const length = (r.data.length - r.vectorsOffset) * 4;
+  for (let i = 0; i < length; i++) bytes.push(sketchByte(r.data, r.vectorsOffset, i));
+  return bytes;
 }

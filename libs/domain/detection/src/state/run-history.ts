@@ -1,6 +1,7 @@
 /**
  * The call history of one (tenant, agent, run) in compact form (DESIGN §7): a ring of the last
- * `historySize` call records in a single Int32Array, 6 words per record, oldest evicted first.
+ * `historySize` call records in a single Int32Array, 6 words per record, oldest evicted first. The run state
+ * extends it, so a run costs one object and one typed array.
  */
 export const enum RecordFlag {
   Outcome = 1,
@@ -22,22 +23,20 @@ export const WORDS = 6;
 
 export class RunHistory {
   readonly capacity: number;
+  /** The records, then words lent to other detectors (see extraOffset); may be replaced by a larger copy. */
   data: Int32Array;
   /** Number of records held (≤ capacity). */
   size = 0;
   /** Ring index of the next write. */
   head = 0;
 
-  /** Words after the records, lent to other detectors (near-duplicate slots) to keep one buffer per run. */
+  /** Words after the records, lent to other detectors (near-duplicate slots, sketches) to keep one buffer per run. */
   readonly extraOffset: number;
 
-  constructor(capacity: number, data?: Int32Array, size = 0, head = 0, extraWords = 0) {
+  constructor(capacity: number, extraWords = 0) {
     this.capacity = Math.max(1, capacity | 0);
     this.extraOffset = this.capacity * WORDS;
-    const length = this.extraOffset + extraWords;
-    this.data = data && data.length === length ? data : new Int32Array(length);
-    this.size = Math.min(size, this.capacity);
-    this.head = head % this.capacity;
+    this.data = new Int32Array(this.extraOffset + extraWords);
   }
 
   /** Ring slot of the i-th newest record (0 = newest). */

@@ -1,10 +1,10 @@
 /**
  * Everything the detectors remember about one (tenant, agent, run): the call history, reported pattern
  * keys (de-duplication), the compaction guard, the last assistant message, the near-duplicate slots,
- * stagnation and budget counters. Plain numbers and typed arrays, serializable for Redis.
+ * stagnation and budget counters. Plain numbers and one Int32Array, serializable for Redis.
  */
-import { RunHistory, WORDS } from './run-history';
-import { SKETCH_BYTES } from './sketch';
+import { RunHistory } from './run-history';
+import { SKETCH_WORDS } from './sketch';
 
 const NO_TRIPLES: number[] = [];
 
@@ -12,67 +12,188 @@ const NO_TRIPLES: number[] = [];
 export const NEAR_DUP_SLOTS = 3;
 // Per-slot meta words (see NearMeta in near-duplicate.detector.ts).
 export const NEAR_META = 13;
-/** Offset of the near-duplicate slots in `vectors` (the last message comes first). */
-export const NEAR_VECTORS_OFFSET = SKETCH_BYTES;
-const VECTORS_LENGTH = SKETCH_BYTES + NEAR_DUP_SLOTS * SKETCH_BYTES * 2;
+/** Words of the near-duplicate slot meta, right after the history records. */
+const NEAR_WORDS = NEAR_DUP_SLOTS * NEAR_META;
 
-export class RunState {
+/** Small integer counters kept in the buffer after the near-duplicate meta: 4 bytes each instead of an 8-byte field. */
+const enum Counter {
+  LastSeq = 0,
+  GuardLeft = 1, // observations the compaction guard still watches
+  GuardWindow = 2,
+  MonologueCount = 3,
+  MonologueStartSeq = 4,
+  RepetitionCount = 5,
+  RepetitionStartSeq = 6,
+  ActionsSinceProgress = 7,
+  ProgressStartSeq = 8,
+  TimeReported = 9, // 1 = warning sent, 2 = critical sent for the current stall
+  Steps = 10,
+  BudgetReported = 11, // bit per (metric, level)
+  Touched = 12,
+  HasMessage = 13,
+  ActionSinceMessage = 14,
+  NearUsed = 15, // the near-duplicate slots are in use
+}
+/** Words of the counters. */
+const COUNTER_WORDS = 16;
+/** Offset of the near-duplicate sketches from `vectorsOffset`, in words (the last message comes first). */
+export const NEAR_VECTORS_OFFSET = SKETCH_WORDS;
+/** Words of the sketches: the last message, then per near-duplicate slot its args and result. */
+export const VECTORS_WORDS = SKETCH_WORDS + NEAR_DUP_SLOTS * SKETCH_WORDS * 2;
+
+/**
+ * The run is its history (extended rather than owned: one object less per run) and the buffer holds, in
+ * order, the history records, the near-duplicate slot meta, the small counters and, once needed, the sketches.
+ */
+export class RunState extends RunHistory {
   taskId: string;
-  lastSeq = -1;
-  history: RunHistory;
   /** Pattern key → highest multiple of the threshold already reported. */
   reported: Map<string, number> | null = null;
 
-  // Compaction guard: observations left to watch, and (tool, args, result) triples seen since arming.
-  guardLeft = 0;
-  guardWindow = 0;
+  /** Compaction guard: (tool, args, result, firstSeq) seen since arming (guardLeft, guardWindow are counters). */
   guardTriples: number[] = NO_TRIPLES;
-
-  // Messages: sketch of the last assistant message, monologue and repetition chains.
-  hasMessage = false;
-  actionSinceMessage = false;
-  monologueCount = 0;
-  monologueStartSeq = 0;
-  repetitionCount = 0;
-  repetitionStartSeq = 0;
-
-  /** Sketches in one block: the last assistant message, then per near-duplicate slot its args and result. */
-  vectors: Uint8Array | null = null;
-  /** Near-duplicate slot meta lives in the history buffer, after the records. */
-  nearUsed = false;
-
-  // Stagnation (steps and wall clock) and budget.
-  actionsSinceProgress = 0;
-  progressStartSeq = 0;
-  lastProgressMs = Number.NaN;
-  lastEventMs = Number.NaN;
+  /** True once the buffer has room for the sketches (at `vectorsOffset`). */
+  hasVectors: boolean;
+  /** Null until a wall-clock time is known (a tagged field: no number box per run when unused). */
+  lastProgressMs: number | null = null;
   progressKey = '';
-  timeReported = 0; // 1 = warning sent, 2 = critical sent for the current stall
-  steps = 0;
+  // Budget usage that may be fractional or large; steps is a counter.
   tokens = 0;
   costUsd = 0;
-  budgetReported = 0; // bit per (metric, level)
-  touched = 0;
   /** Tool name of the newest call (the history keeps hashes only): names the other side of a ping-pong. */
   lastTool = '';
 
   constructor(taskId: string, historySize: number, withVectors = false) {
+    super(historySize, NEAR_WORDS + COUNTER_WORDS + (withVectors ? VECTORS_WORDS : 0));
     this.taskId = taskId;
-    const capacity = Math.max(1, historySize | 0);
-    const words = capacity * WORDS + NEAR_DUP_SLOTS * NEAR_META;
-    // One buffer for the history and the sketches: every typed array costs ~150 bytes of bookkeeping.
-    const buffer = new ArrayBuffer(words * 4 + (withVectors ? VECTORS_LENGTH : 0));
-    this.history = new RunHistory(capacity, new Int32Array(buffer, 0, words), 0, 0, NEAR_DUP_SLOTS * NEAR_META);
-    if (withVectors) this.vectors = new Uint8Array(buffer, words * 4, VECTORS_LENGTH);
+    this.hasVectors = withVectors;
+    this.lastSeq = -1;
   }
 
-  ensureVectors(): Uint8Array {
-    if (!this.vectors) this.vectors = new Uint8Array(VECTORS_LENGTH);
-    return this.vectors;
+  /** The call history (the run itself). */
+  get history(): RunHistory {
+    return this;
   }
 
-  ensureNearDup(): { vectors: Uint8Array; meta: Int32Array; base: number } {
+  /** Words of `data` before the counters: the history records and the near-duplicate meta (what the codec keeps). */
+  get recordsAndMetaWords(): number {
+    return this.extraOffset + NEAR_WORDS;
+  }
+
+  /** Word offset of the sketches in `data` (valid once hasVectors). */
+  get vectorsOffset(): number {
+    return this.extraOffset + NEAR_WORDS + COUNTER_WORDS;
+  }
+
+  // The counters (see Counter): accessors keep the detectors' plain-field style.
+  get lastSeq(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.LastSeq];
+  }
+  set lastSeq(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.LastSeq] = value;
+  }
+  get guardLeft(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.GuardLeft];
+  }
+  set guardLeft(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.GuardLeft] = value;
+  }
+  get guardWindow(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.GuardWindow];
+  }
+  set guardWindow(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.GuardWindow] = value;
+  }
+  get monologueCount(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.MonologueCount];
+  }
+  set monologueCount(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.MonologueCount] = value;
+  }
+  get monologueStartSeq(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.MonologueStartSeq];
+  }
+  set monologueStartSeq(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.MonologueStartSeq] = value;
+  }
+  get repetitionCount(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.RepetitionCount];
+  }
+  set repetitionCount(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.RepetitionCount] = value;
+  }
+  get repetitionStartSeq(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.RepetitionStartSeq];
+  }
+  set repetitionStartSeq(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.RepetitionStartSeq] = value;
+  }
+  get actionsSinceProgress(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.ActionsSinceProgress];
+  }
+  set actionsSinceProgress(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.ActionsSinceProgress] = value;
+  }
+  get progressStartSeq(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.ProgressStartSeq];
+  }
+  set progressStartSeq(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.ProgressStartSeq] = value;
+  }
+  get timeReported(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.TimeReported];
+  }
+  set timeReported(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.TimeReported] = value;
+  }
+  get steps(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.Steps];
+  }
+  set steps(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.Steps] = value;
+  }
+  get budgetReported(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.BudgetReported];
+  }
+  set budgetReported(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.BudgetReported] = value;
+  }
+  get touched(): number {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.Touched];
+  }
+  set touched(value: number) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.Touched] = value;
+  }
+  get hasMessage(): boolean {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.HasMessage] !== 0;
+  }
+  set hasMessage(value: boolean) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.HasMessage] = value ? 1 : 0;
+  }
+  get actionSinceMessage(): boolean {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.ActionSinceMessage] !== 0;
+  }
+  set actionSinceMessage(value: boolean) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.ActionSinceMessage] = value ? 1 : 0;
+  }
+  get nearUsed(): boolean {
+    return this.data[this.extraOffset + NEAR_WORDS + Counter.NearUsed] !== 0;
+  }
+  set nearUsed(value: boolean) {
+    this.data[this.extraOffset + NEAR_WORDS + Counter.NearUsed] = value ? 1 : 0;
+  }
+
+  /** Makes room for the sketches (a run created without them grows its buffer once). */
+  ensureVectors(): void {
+    if (this.hasVectors) return;
+    const grown = new Int32Array(this.vectorsOffset + VECTORS_WORDS);
+    grown.set(this.data);
+    this.data = grown;
+    this.hasVectors = true;
+  }
+
+  ensureNearDup(): void {
     this.nearUsed = true;
-    return { vectors: this.ensureVectors(), meta: this.history.data, base: this.history.extraOffset };
+    this.ensureVectors();
   }
 }
