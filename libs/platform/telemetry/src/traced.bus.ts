@@ -205,7 +205,14 @@ export class TracedBus implements Bus {
     fallback: Context,
   ): Promise<void> {
     // Each message carries the trace context of what caused it, in one publish call.
-    const headers = payloads.map((p) => this.withContext(causes.resolve(p) ?? fallback, undefined));
+    // Many payloads share a cause (a batch of one agent's steps, one publish of a generator): inject once per context.
+    const injected = new Map<Context, Record<string, string>>();
+    const headers = payloads.map((p) => {
+      const ctx = causes.resolve(p) ?? fallback;
+      let carrier = injected.get(ctx);
+      if (!carrier) injected.set(ctx, (carrier = this.withContext(ctx, undefined)));
+      return carrier;
+    });
     await this.inner.publish(topic, payloads, { ...options, headersFor: (i) => ({ ...options.headersFor?.(i), ...headers[i] }) });
   }
 
