@@ -1,3 +1,4 @@
 export {};
 export * from './infra/kafka';
 export * from './fleet';
+export * from './infra/wait';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Deviation, LocalizedStep, StepEvent } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { DetectionEngine, resolvePolicy } from '@wayfinder/detection';
-import { requireKafka, uniqueTestName } from '@wayfinder/testing';
+import { requireKafka, uniqueTestName, until } from '@wayfinder/testing';
 
 const AGENTS = 40;
 /** openclaw thresholds (10/20): a poll warning at the 11th call, before the kill, a critical at the 21st, after. */
@@ -53,13 +53,6 @@ function startWorker(prefix: string, name: string): { child: ChildProcess; ready
   return { child, ready, exited };
 }
 
-async function until(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const started = Date.now();
-  while (!predicate()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('detector worker failover on Kafka and Redis', () => {
   const prefix = `${uniqueTestName('failover')}.`;

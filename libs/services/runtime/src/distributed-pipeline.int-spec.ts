@@ -6,7 +6,7 @@
 import type { Correction, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
-import { requireKafka, uniqueTestName } from '@wayfinder/testing';
+import { requireKafka, uniqueTestName, until } from '@wayfinder/testing';
 import { startServices, type RunningServices } from './runtime';
 
 const ts = '2026-01-01T00:00:00.000Z';
@@ -26,13 +26,6 @@ function steps(agentId: string, looping: boolean): StepEvent[] {
   return out;
 }
 
-async function until(predicate: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const started = Date.now();
-  while (!predicate()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for the pipeline');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('distributed pipeline on Kafka and Redis', () => {
   const prefix = `${uniqueTestName('pipeline')}.`;

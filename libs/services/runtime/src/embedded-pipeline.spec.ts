@@ -7,6 +7,7 @@ import type { Correction, Deviation, StepEvent, TaskSpec, TenantPolicy } from '@
 import { InProcessBus } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import { startServices, type RunningServices } from './runtime';
+import { until } from '@wayfinder/testing';
 
 function loopSteps(tenantId: string, agentId: string, calls: number): StepEvent[] {
   const steps: StepEvent[] = [];
@@ -19,13 +20,6 @@ function loopSteps(tenantId: string, agentId: string, calls: number): StepEvent[
   return steps;
 }
 
-async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!predicate()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for the pipeline');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('embedded pipeline', () => {
   let running: RunningServices;

@@ -7,6 +7,7 @@ import { InProcessBus } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import { startServices, type RunningServices } from './runtime';
 import { LOCALIZER_HOLD, StepHandler } from '@wayfinder/service-state-localizer';
+import { until } from '@wayfinder/testing';
 
 const ts = '2026-01-01T00:00:00.000Z';
 
@@ -24,13 +25,6 @@ function task(tenantId: string, taskId: string): TaskSpec {
   };
 }
 
-async function until(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!predicate()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('state-localizer service', () => {
   let running: RunningServices;

@@ -3,16 +3,10 @@ import { DLQ_HEADERS, type CognitiveMap, type TaskSpec } from '@wayfinder/contra
 import { InProcessBus } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import { startServices, type RunningServices } from './runtime';
+import { until } from '@wayfinder/testing';
 
 const base = { schema: 'wayfinder.task.v1' as const, tenantId: 't1', ts: '2026-01-01T00:00:00.000Z' };
 
-async function until(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!predicate()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('task-parser service', () => {
   let running: RunningServices;
