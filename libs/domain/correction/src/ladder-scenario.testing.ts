@@ -14,6 +14,7 @@ import {
   type Position,
   type StepEvent,
 } from '@wayfinder/contracts';
+import { resolvePolicy } from '@wayfinder/detection';
 import type { CorrectionContext, CorrectionEngine } from './correction-engine';
 import type { SelfHealOutcome } from './self-heal';
 
@@ -23,39 +24,9 @@ export const TASK = 'task-1';
 export const RUN = 'run-1';
 export const FIXED_NOW = Date.parse('2026-01-01T00:00:00.000Z');
 
+/** The balanced profile with no cool-down, so each scenario sees the ladder's own rules only. */
 export function testPolicy(correction: Partial<PolicySettings['correction']> = {}): PolicySettings {
-  return {
-    profile: 'balanced',
-    loop: {
-      historySize: 30,
-      warning: 10,
-      critical: 20,
-      globalBreaker: 30,
-      unknownTool: 10,
-      errorRepeatWarning: 3,
-      errorRepeatCritical: 5,
-      postCompactionWindow: 3,
-      pollTools: [],
-    },
-    exemptTools: [],
-    nearDuplicate: { enabled: true, argsSimilarity: 0.9, resultSimilarity: 0.9, warning: 5, critical: 10, ignoreTools: [] },
-    monologue: { enabled: true, warning: 3, critical: 6, threshold: 0.9 },
-    repetition: { enabled: true, window: 5, threshold: 0.92 },
-    stagnation: { enabled: true, warningSteps: 40, criticalSteps: 80, warningFactor: 6, criticalFactor: 10 },
-    drift: { enabled: true, milestoneThreshold: 0.2, goalThreshold: 0.1, toleranceSteps: 3 },
-    constraints: { enabled: true, dangerousTools: ['delete_*'] },
-    budget: { enabled: true, warningRatio: 0.8 },
-    normalization: { volatileKeys: {}, volatilePatterns: {} },
-    correction: {
-      toleranceSteps: 3,
-      explorationBudget: 0.1,
-      cooldownSteps: 0,
-      selfHealWindow: 5,
-      maxRollbacksPerMilestone: 2,
-      maxCorrectionsPerMilestone: 4,
-      ...correction,
-    },
-  };
+  return resolvePolicy({ profile: 'balanced', correction: { cooldownSteps: 0, ...correction } });
 }
 
 export function testMap(): CognitiveMap {
