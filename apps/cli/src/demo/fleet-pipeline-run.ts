@@ -6,13 +6,12 @@
  * the wall clock when asked (the demo), or run as fast as the pipeline goes (tests).
  */
 import type { Correction, Deviation, Escalation } from '@wayfinder/contracts';
-import { InProcessBus } from '@wayfinder/bus';
+import { InProcessBus, SettlingBus } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import type { CorrectionStats } from '@wayfinder/correction';
 import { CorrectionHandler } from '@wayfinder/service-correction-engine';
 import { startServices } from '@wayfinder/service-runtime';
 import type { ReceivedCorrection, SimulatedFleet } from '@wayfinder/testing';
-import { SettlingBus } from './settling-bus';
 
 export interface RoundReport {
   readonly round: number;

@@ -5,3 +5,4 @@ export { KafkaBus, type KafkaBusOptions } from './kafka.bus';
 export { createTopics, topicPlan, DLQ_RETENTION_MS, type CreateTopicsOptions, type CreateTopicsResult } from './topic-admin';
 export { BusTransport, BatchEventPattern, type BusTransportOptions } from './nest/bus.transport';
 export { BusContext, BusBatchContext } from './nest/bus.context';
+export { SettlingBus } from './settling.bus';

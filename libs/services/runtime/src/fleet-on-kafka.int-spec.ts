@@ -10,8 +10,8 @@
  * The 60-agent embedded version of this test is apps/cli/src/demo/fleet-through-embedded-pipeline.spec.ts.
  */
 import Redis from 'ioredis';
-import type { Correction, Deviation, Escalation, PayloadOf, TopicName } from '@wayfinder/contracts';
-import { InProcessBus, KafkaBus, createTopics, type BatchHandler, type Bus, type PublishOptions, type SubscribeOptions } from '@wayfinder/bus';
+import type { Correction, Deviation, Escalation } from '@wayfinder/contracts';
+import { InProcessBus, KafkaBus, SettlingBus, createTopics } from '@wayfinder/bus';
 import { loadConfig, type WayfinderConfig } from '@wayfinder/config';
 import { SimulatedFleet, deleteTestTopics, requireKafka, uniqueTestName, type FailureKind, type FleetOptions, type TenantSetup } from '@wayfinder/testing';
 import { startServices } from './runtime';
@@ -59,11 +59,11 @@ describe('a 500-agent fleet through the distributed pipeline on Kafka and Redis'
       WAYFINDER_REDIS_URL: REDIS_URL,
       WAYFINDER_TOPIC_PREFIX: prefix,
     });
-    run = await driveFleet(fleet, config, new LockstepBus(new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'fleet-test' })));
+    run = await driveFleet(fleet, config, new SettlingBus(new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'fleet-test' })));
     redisKeys.maps = await countRedisKeys(`wf:*:map:${prefix}:*`);
     redisKeys.detectorStates = await countRedisKeys(`wf:*:detector:${prefix}:*`);
     // The same fleet through the same services embedded (in-process bus, in-memory stores): the reference.
-    embedded = await driveFleet(newFleet(), loadConfig({ WAYFINDER_SERVICES: SERVICES }), new LockstepBus(new InProcessBus()));
+    embedded = await driveFleet(newFleet(), loadConfig({ WAYFINDER_SERVICES: SERVICES }), new SettlingBus(new InProcessBus()));
   }, 170_000);
 
   afterAll(async () => {
@@ -154,7 +154,7 @@ interface FleetRun {
  * Starts the services on `bus`, publishes the tenants' policies and the tasks, then runs the fleet in
  * lockstep rounds until every agent has finished or been frozen, and stops the services.
  */
-async function driveFleet(fleet: SimulatedFleet, config: WayfinderConfig, bus: LockstepBus): Promise<FleetRun> {
+async function driveFleet(fleet: SimulatedFleet, config: WayfinderConfig, bus: SettlingBus): Promise<FleetRun> {
   const run = { rounds: 0, deviations: [] as Deviation[], corrections: [] as Correction[], escalations: [] as Escalation[], deadLetters: bus.deadLetters };
   let inbox: Correction[] = [];
   // On the services' own bus, subscribed before they start: a round ends only once these saw it too.
@@ -189,82 +189,6 @@ function deviationLine(d: Deviation): string {
 
 function correctionLine(c: Correction): string {
   return `${c.tenantId}/${c.agentId} ${c.severity} ${c.action} at ${c.atSeq}`;
-}
-
-/**
- * A Bus decorator that knows when everything published through it has been handled by every subscriber
- * of this process: with every service and the observer on it (in-process, or one KafkaBus), that is the
- * end of a round. Like apps/cli's SettlingBus, which a lib cannot import, plus dead letters: one means a
- * message will never be handled, so waiting fails at once, naming it.
- */
-class LockstepBus implements Bus {
-  readonly deadLetters: string[] = [];
-  private readonly published = new Map<string, number>();
-  private readonly subscriptions: Array<{ topic: string; handled: number }> = [];
-
-  constructor(private readonly inner: Bus) {}
-
-  async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options?: PublishOptions): Promise<void> {
-    this.count(topic, payloads.length);
-    await this.inner.publish(topic, payloads, options);
-  }
-
-  async publishRaw(topic: string, key: string | null, value: Buffer | string, headers?: Readonly<Record<string, string>>): Promise<void> {
-    this.count(topic, 1);
-    await this.inner.publishRaw(topic, key, value, headers);
-  }
-
-  subscribe<T extends TopicName>(topic: T, handler: BatchHandler<PayloadOf<T>>, options: SubscribeOptions): void {
-    this.inner.subscribe(topic, this.counting(topic, handler), options);
-  }
-
-  subscribeRaw(topic: string, handler: BatchHandler<Buffer>, options: SubscribeOptions): void {
-    if (!topic.endsWith('.dlq')) return this.inner.subscribeRaw(topic, this.counting(topic, handler), options);
-    // The services' dead-letter monitor: the KafkaBus writes dead letters itself, so they are not counted.
-    this.inner.subscribeRaw(topic, async (batch) => {
-      for (const d of batch) this.deadLetters.push(`${topic}: ${JSON.stringify(d.headers)}`);
-      await handler(batch);
-    }, options);
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  stop(): Promise<void> {
-    return this.inner.stop();
-  }
-
-  /** Messages published but not yet handled, summed over the subscriptions. */
-  get pending(): number {
-    let n = 0;
-    for (const s of this.subscriptions) n += Math.max(0, (this.published.get(s.topic) ?? 0) - s.handled);
-    return n;
-  }
-
-  /** Resolves once every subscriber has handled everything published so far, including what its handling published. */
-  async settled(timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.pending > 0) {
-      if (this.deadLetters.length > 0) throw new Error(`dead letters, the round can never settle: ${this.deadLetters.join('; ')}`);
-      if (Date.now() > deadline) throw new Error(`the pipeline did not settle within ${timeoutMs} ms: ${this.pending} message(s) not handled`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-
-  private count(topic: string, n: number): void {
-    this.published.set(topic, (this.published.get(topic) ?? 0) + n);
-  }
-
-  private counting<P>(topic: string, handler: BatchHandler<P>): BatchHandler<P> {
-    const counted = { topic, handled: 0 };
-    this.subscriptions.push(counted);
-    return async (batch) => {
-      // Whatever the handler publishes is counted before it resolves: pending never drops to 0 early.
-      await handler(batch);
-      counted.handled += batch.length;
-    };
-  }
 }
 
 function byAgentThenSeq(a: Correction, b: Correction): number {

@@ -3,10 +3,12 @@
  * process. A fleet driven in lockstep — publish a round, wait until the pipeline has settled, hand back
  * the corrections — sees each correction before its agent's next step, whatever the machine's speed,
  * so a seeded run gives the same numbers every time. Works over any adapter whose consumers all live
- * in this process (the in-process bus; Kafka with every service co-located).
+ * in this process (the in-process bus; Kafka with every service co-located). Dead letters are written by
+ * the adapters themselves, not through publish: a `.dlq` subscription is not counted, and a dead letter
+ * makes `settled()` fail at once, since the message it replaces will never be handled.
  */
-import type { PayloadOf, TopicName } from '@wayfinder/contracts';
-import type { BatchHandler, Bus, PublishOptions, SubscribeOptions } from '@wayfinder/bus';
+import { DLQ_SUFFIX, type PayloadOf, type TopicName } from '@wayfinder/contracts';
+import type { BatchHandler, Bus, PublishOptions, SubscribeOptions } from './bus';
 
 interface Counted {
   topic: string;
@@ -19,6 +21,8 @@ export class SettlingBus implements Bus {
   private readonly published = new Map<string, number>();
   private readonly subscriptions: Counted[] = [];
   private waiters: Array<() => void> = [];
+  /** Dead letters seen by `.dlq` subscribers (where they came from and why). */
+  readonly deadLetters: string[] = [];
 
   constructor(readonly inner: Bus) {}
 
@@ -37,7 +41,15 @@ export class SettlingBus implements Bus {
   }
 
   subscribeRaw(topic: string, handler: BatchHandler<Buffer>, options: SubscribeOptions): void {
-    this.inner.subscribeRaw(topic, this.counting(topic, handler), options);
+    if (!topic.endsWith(DLQ_SUFFIX)) return this.inner.subscribeRaw(topic, this.counting(topic, handler), options);
+    this.inner.subscribeRaw(
+      topic,
+      async (batch) => {
+        for (const d of batch) this.deadLetters.push(`${topic}: ${JSON.stringify(d.headers)}`);
+        await handler(batch);
+      },
+      options,
+    );
   }
 
   start(): Promise<void> {
@@ -51,7 +63,7 @@ export class SettlingBus implements Bus {
   /** Messages published but not yet handled, summed over the subscriptions. */
   get pending(): number {
     let n = 0;
-    for (const s of this.subscriptions) n += (this.published.get(s.topic) ?? 0) - s.base - s.handled;
+    for (const s of this.subscriptions) n += Math.max(0, (this.published.get(s.topic) ?? 0) - s.base - s.handled);
     return n;
   }
 
@@ -60,6 +72,7 @@ export class SettlingBus implements Bus {
    * handlers published in turn. Rejects after `timeoutMs` (a message that went to a DLQ never settles).
    */
   settled(timeoutMs = 30_000): Promise<void> {
+    if (this.deadLetters.length > 0) return Promise.reject(new Error(`dead letters, the pipeline can never settle: ${this.deadLetters.join('; ')}`));
     if (this.pending === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -1,7 +1,7 @@
 /** SettlingBus.settled() waits for every subscriber, including what handlers publish in turn, and times out on what never settles. */
 import type { LocalizedStep, StepEvent } from '@wayfinder/contracts';
-import { InProcessBus } from '@wayfinder/bus';
-import { SettlingBus } from './settling-bus';
+import { InProcessBus } from './in-process.bus';
+import { SettlingBus } from './settling.bus';
 
 function step(seq: number): StepEvent {
   return { schema: 'wayfinder.step.v1', eventId: `e${seq}`, tenantId: 't', agentId: `a${seq % 3}`, taskId: 'k', seq, ts: '2026-01-01T00:00:00.000Z', kind: 'message', message: { role: 'assistant', text: `m${seq}` } };
