@@ -23,4 +23,5 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: pathsToModuleNameMapper(tsconfig.compilerOptions.paths, '<rootDir>/'),
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/fixtures/'],
+  setupFiles: ['<rootDir>/tools/jest/fast-check-seed.js'],
 };

@@ -91,6 +91,7 @@ export class CorrectionEngine {
     }
     agent.watches = open;
     if (position) {
+      if (agent.mark === undefined && position.milestoneId) adoptUnplacedLadder(agent, position.milestoneId);
       agent.mark = markOf(position);
       agent.completedIds = [...position.completed];
     }
@@ -338,4 +339,23 @@ export class CorrectionEngine {
 function evidenceMilestone(deviation: Deviation): string | null {
   const m = deviation.evidence['milestoneId'] ?? deviation.evidence['milestone'];
   return typeof m === 'string' && m.length > 0 ? m : null;
+}
+
+/**
+ * Corrections made before the agent's first localized step were counted on a ladder with no milestone.
+ * Once its milestone is known, they count against it: the per-milestone limits hold from the first
+ * correction, whatever the order in which steps and deviations arrived.
+ */
+function adoptUnplacedLadder(agent: AgentLadder, milestoneId: string): void {
+  const unplaced = agent.milestones.get('');
+  if (!unplaced) return;
+  agent.milestones.delete('');
+  const target = milestoneLadder(agent, milestoneId);
+  target.corrections += unplaced.corrections;
+  target.rollbacks += unplaced.rollbacks;
+  target.episode ??= unplaced.episode;
+  for (const [pattern, rung] of unplaced.lastRungByPattern) {
+    target.lastRungByPattern.set(pattern, Math.max(rung, target.lastRungByPattern.get(pattern) ?? rung) as Rung);
+  }
+  for (const watch of agent.watches) if (watch.milestoneKey === '') watch.milestoneKey = milestoneId;
 }
