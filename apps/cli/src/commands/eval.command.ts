@@ -9,7 +9,7 @@ import { parseTrailLabels, scoreTrail, type ScoredDeviation } from '@wayfinder/e
 import type { Command, CommandIo } from '../command';
 import { UsageError } from '../command';
 import { parseCommandArgs } from '../args';
-import { installTask, prepareNavigation } from './navigation-setup';
+import { navigationHandlers, prepareNavigation } from './navigation-setup';
 import { InvalidLineReporter } from './invalid-line-reporter';
 import { readStepFile, type StepLineStats } from './step-lines';
 
@@ -60,18 +60,11 @@ export const evalCommand: Command = {
       const found: ScoredDeviation[] = [];
       await readStepFile(
         file,
-        {
-          onStep(step) {
-            const result = navigator.onStep(step);
-            for (const d of result.deviations) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq });
-            corrections += result.corrections.length;
-          },
-          onInvalid: (badFile, line, error) => invalid.report(badFile, line, error),
-          onTask(task, taskFile, line) {
-            const error = installTask(navigator, task);
-            if (error) invalid.report(taskFile, line, error);
-          },
-        },
+        navigationHandlers(navigator, invalid, (step) => {
+          const result = navigator.onStep(step);
+          for (const d of result.deviations) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq });
+          corrections += result.corrections.length;
+        }),
         stats,
       );
       invalid.endFile(file);

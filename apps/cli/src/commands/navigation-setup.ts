@@ -3,6 +3,8 @@
  * validated by @wayfinder/detection's validatePolicy, so a bad field is a one-line usage error naming it)
  * and hands out fresh in-process Navigators built on it.
  */
+import type { InvalidLineReporter } from './invalid-line-reporter';
+import type { StepLineHandlers } from './step-lines';
 import { promises as fs } from 'node:fs';
 import { PROFILE_NAMES, type PolicySettings, type ProfileName, type TaskSpec } from '@wayfinder/contracts';
 import { parseTask } from '@wayfinder/cognitive-map';
@@ -39,12 +41,20 @@ export async function prepareNavigation(request: NavigationRequest): Promise<Nav
   };
 }
 
-/** Installs a TaskSpec met in the input as its task's map; returns the reason when no map can be built. */
-export function installTask(navigator: Navigator, task: TaskSpec): string | undefined {
-  const parsed = parseTask(task);
-  if (!parsed.ok) return `task ${task.taskId}: ${parsed.error.message}`;
-  navigator.setMap(task.tenantId, parsed.value);
-  return undefined;
+/**
+ * What replay and eval do with the lines of a step file: steps go to `onStep`; a TaskSpec line installs
+ * its task's map (a task that cannot become a map is reported like a bad line); bad lines are reported.
+ */
+export function navigationHandlers(navigator: Navigator, invalid: InvalidLineReporter, onStep: StepLineHandlers['onStep']): StepLineHandlers {
+  return {
+    onStep,
+    onInvalid: (file, line, error) => invalid.report(file, line, error),
+    onTask(task: TaskSpec, file: string, line: number) {
+      const parsed = parseTask(task);
+      if (parsed.ok) navigator.setMap(task.tenantId, parsed.value);
+      else invalid.report(file, line, `task ${task.taskId}: ${parsed.error.message}`);
+    },
+  };
 }
 
 function parseProfile(value: string | undefined): ProfileName | undefined {

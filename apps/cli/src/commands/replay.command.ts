@@ -8,7 +8,7 @@ import type { Command, CommandIo } from '../command';
 import { UsageError } from '../command';
 import { parseCommandArgs } from '../args';
 import { LineWriter } from './jsonl-writer';
-import { installTask, prepareNavigation } from './navigation-setup';
+import { navigationHandlers, prepareNavigation } from './navigation-setup';
 import { InvalidLineReporter } from './invalid-line-reporter';
 import { correctionRow, deviationRow, escalationRow, tableHeader } from './replay-table';
 import { listStepFiles } from './step-files';
@@ -82,24 +82,17 @@ async function replayFiles(files: readonly string[], navigator: Navigator, sink:
   for (const file of files) {
     await readStepFile(
       file,
-      {
-        onStep(step) {
-          if (out.failed) throw out.failed;
-          const result = navigator.onStep(step);
-          let pending: Promise<void> | undefined;
-          for (const d of result.deviations) pending = (table ? out.line(deviationRow(d)) : out.json(d)) ?? pending;
-          if (withCorrections) {
-            for (const c of result.corrections) pending = (table ? out.line(correctionRow(c)) : out.json(c)) ?? pending;
-            for (const e of result.escalations) pending = (table ? out.line(escalationRow(e)) : out.json(e)) ?? pending;
-          }
-          return pending;
-        },
-        onInvalid: (badFile, line, error) => invalid.report(badFile, line, error),
-        onTask(task, taskFile, line) {
-          const error = installTask(navigator, task);
-          if (error) invalid.report(taskFile, line, error);
-        },
-      },
+      navigationHandlers(navigator, invalid, (step) => {
+        if (out.failed) throw out.failed;
+        const result = navigator.onStep(step);
+        let pending: Promise<void> | undefined;
+        for (const d of result.deviations) pending = (table ? out.line(deviationRow(d)) : out.json(d)) ?? pending;
+        if (withCorrections) {
+          for (const c of result.corrections) pending = (table ? out.line(correctionRow(c)) : out.json(c)) ?? pending;
+          for (const e of result.escalations) pending = (table ? out.line(escalationRow(e)) : out.json(e)) ?? pending;
+        }
+        return pending;
+      }),
       stats,
     );
     invalid.endFile(file);
