@@ -46,7 +46,9 @@ const root = join(__dirname, '..', '..', '..', '..');
 export async function runPipelineBench(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
   const prefix = `bench-${Date.now().toString(36)}.`;
   await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
-  const child = spawn(process.execPath, [join(root, 'bin', 'wayfinder.js'), 'start', '--mode', 'distributed'], {
+  // WAYFINDER_BENCH_NODE_ARGS: node flags for the pipeline process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const nodeArgs = (process.env.WAYFINDER_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'bin', 'wayfinder.js'), 'start', '--mode', 'distributed'], {
     cwd: root,
     env: { ...process.env, WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_KAFKA_BROKERS: options.brokers.join(','), WAYFINDER_GROUP_PREFIX: 'bench' },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -88,7 +90,7 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     await Promise.all([bus.start(), admin.connect(), ready]);
     const localizedTopic = `${prefix}wayfinder.localized.v1`;
     const stepsTopic = `${prefix}wayfinder.steps.v1`;
-    const detectorGroup = `${prefix}bench.correction-engine+detector-worker+state-localizer+task-parser`;
+    const detectorGroup = `${prefix}bench.detector-worker`;
     const lagNow = async (): Promise<{ lag: number; processed: number }> => {
       // Steps are done when the detector group committed the localized topic past them.
       const [end, committed, stepsEnd] = await Promise.all([
@@ -110,6 +112,12 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     await new Promise((r) => setTimeout(r, 1_000));
     const looping = Math.max(1, Math.round(options.agents * options.loopingShare));
     const seqs = new Array<number>(options.agents).fill(0);
+    // Loops start at staggered points of the run (10% to 80% of each agent's steps), so corrections, and
+    // their latency, are sampled over the whole run rather than only in its first seconds.
+    const stepsPerAgent = options.rate > 0 ? (options.rate * options.durationSec) / options.agents : 200;
+    const loopFrom = Array.from({ length: options.agents }, (_, a) =>
+      a < looping ? 2 * Math.floor((stepsPerAgent * (0.1 + (0.7 * a) / looping)) / 2) : Number.POSITIVE_INFINITY,
+    );
     let published = 0;
     let lagMax = 0;
     const started = Date.now();
@@ -121,7 +129,7 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     while (Date.now() < deadline) {
       const batch: StepEvent[] = [];
       for (let i = 0; i < batchSize; i++) {
-        batch.push(stepOf(agent, seqs[agent]++, agent < looping));
+        batch.push(stepOf(agent, seqs[agent], seqs[agent]++ >= loopFrom[agent]));
         agent = (agent + 1) % options.agents;
       }
       const t = Date.now();

@@ -62,7 +62,7 @@ export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: Fl
   bus.subscribe('wayfinder.escalations.v1', async (batch) => void escalations.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
 
   const running = await startServices(loadConfig({}), { bus, logger: false });
-  const correctionEngine = running.app.get(CorrectionHandler, { strict: false }).engine;
+  const correctionEngine = running.get(CorrectionHandler).engine;
   const effects = new Map<string, ReceivedCorrection>();
   const settleTimeoutMs = options.settleTimeoutMs ?? 60_000;
   const started = Date.now();

@@ -80,7 +80,11 @@ export class CorrectionEngine {
     const window = ctx.policy.correction.selfHealWindow;
     const open: SelfHealWatch[] = [];
     for (const watch of agent.watches) {
-      if (progressedSince(watch.baseline, step, position)) {
+      if (step.seq <= watch.correction.atSeq) {
+        // A step from before the correction (the deviations and the steps are read apart and may arrive
+        // in either order): progress made then is not a recovery, and the recovery is measured from there.
+        open.push(position ? { ...watch, baseline: markOf(position) } : watch);
+      } else if (progressedSince(watch.baseline, step, position)) {
         outcomes.push(this.resolve(agent, watch, step.seq, true));
         this.closeEpisode(agent, watch.milestoneKey);
       } else if (step.seq - watch.correction.atSeq >= window) {

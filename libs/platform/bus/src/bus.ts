@@ -67,13 +67,14 @@ export interface Bus {
   /** Publishes bytes as they are, unvalidated: ingest of outside input, tests of the DLQ path. */
   publishRaw(topic: string, key: string | null, value: Buffer | string, headers?: Readonly<Record<string, string>>): Promise<void>;
   /**
-   * Registers a handler of validated payloads; call before `start()`. Messages that are not JSON or fail
+   * Registers a handler of validated payloads; call before the `start()` that starts its consumer group
+   * (a group already consuming cannot take another topic; a new group can join a started bus). Messages that are not JSON or fail
    * the topic's schema never reach the handler: they go to `<topic>.dlq` (DLQ_HEADERS, original bytes).
    */
   subscribe<T extends TopicName>(topic: T, handler: BatchHandler<PayloadOf<T>>, options: SubscribeOptions): void;
   /** Registers a handler of raw bytes (e.g. on a `.dlq` topic). Failures are retried, never dead-lettered. */
   subscribeRaw(topic: string, handler: BatchHandler<Buffer>, options: SubscribeOptions): void;
-  /** Connects and starts consuming. */
+  /** Connects and starts consuming, in every group subscribed so far (again after new groups subscribed). */
   start(): Promise<void>;
   /** Finishes the in-flight batches, commits what was handled, disconnects. */
   stop(): Promise<void>;

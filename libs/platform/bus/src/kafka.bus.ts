@@ -42,6 +42,15 @@ export interface KafkaBusOptions {
   readonly log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string) => void;
 }
 
+/** A publish waiting for its produce request. */
+interface Outgoing {
+  readonly topic: string;
+  readonly messages: Message[];
+  readonly bytes: number;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 interface GroupEntry {
   readonly groupId: string;
   readonly fromBeginning: boolean;
@@ -68,9 +77,10 @@ export class KafkaBus implements Bus {
   private readonly groups = new Map<string, GroupEntry>();
   private readonly log: NonNullable<KafkaBusOptions['log']>;
   private producerReady: Promise<Producer> | null = null;
-  private sending: Promise<unknown> = Promise.resolve();
+  private readonly outbox: Outgoing[] = [];
+  private flushing = false;
   private consumers: Consumer[] = [];
-  private running = false;
+  private readonly startedGroups = new Set<string>();
 
   constructor(private readonly options: KafkaBusOptions) {
     this.prefix = options.topicPrefix ?? '';
@@ -112,12 +122,17 @@ export class KafkaBus implements Bus {
     this.register({ kind: 'raw', topic, groupId: options.groupId, handler }, options);
   }
 
+  /**
+   * Connects the producer and starts a consumer for every group that has none yet. Groups subscribed
+   * after a start are started by the next call, so several services can share one bus (each service its
+   * own consumer group, DESIGN §3) and start in turn.
+   */
   async start(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
     try {
       await this.connectProducer();
       for (const group of this.groups.values()) {
+        if (this.startedGroups.has(group.groupId)) continue;
+        this.startedGroups.add(group.groupId);
         const consumer = await this.startConsumer(group);
         this.consumers.push(consumer);
       }
@@ -129,18 +144,20 @@ export class KafkaBus implements Bus {
   }
 
   async stop(): Promise<void> {
-    this.running = false;
     // disconnect() waits for the batch in flight; kafkajs commits the resolved offsets before leaving.
     await Promise.all(this.consumers.map((c) => c.disconnect()));
     this.consumers = [];
-    await this.sending.catch(() => undefined);
+    this.startedGroups.clear();
+    while (this.flushing || this.outbox.length > 0) await sleep(5);
     const producer = await this.producerReady?.catch(() => null);
     this.producerReady = null;
     if (producer) await producer.disconnect();
   }
 
   private register(subscription: Subscription, options: SubscribeOptions): void {
-    if (this.running) throw new Error(`KafkaBus: subscribe to ${subscription.topic} before start()`);
+    if (this.startedGroups.has(subscription.groupId)) {
+      throw new Error(`KafkaBus: group ${subscription.groupId} is already consuming; subscribe to ${subscription.topic} before start()`);
+    }
     const fromBeginning = options.fromBeginning ?? true;
     let group = this.groups.get(subscription.groupId);
     if (!group) {
@@ -172,20 +189,41 @@ export class KafkaBus implements Bus {
   }
 
   /**
-   * One send at a time, in call order (see the header comment). Large publishes are cut into requests of
-   * about MAX_REQUEST_BYTES, queued back to back so that nothing interleaves with them.
+   * One produce request in flight at a time (see the header comment), and everything that arrives while
+   * it is in flight goes out together in the next one: under load, one round trip carries the publishes
+   * of every batch handler in the process (group commit); idle, a publish leaves at once. Messages keep
+   * their call order per topic. A request is capped at about MAX_REQUEST_BYTES; a failed request rejects
+   * exactly the publishes it carried.
    */
   private send(topic: string, messages: Message[]): Promise<void> {
-    const runs: Promise<void>[] = [];
-    for (const chunk of chunkBySize(messages, MAX_REQUEST_BYTES)) {
-      const run = this.sending.then(async () => {
-        const producer = await this.connectProducer();
-        await producer.send({ topic, messages: chunk, acks: -1 });
-      });
-      this.sending = run.catch(() => undefined);
-      runs.push(run);
+    return new Promise<void>((resolve, reject) => {
+      this.outbox.push({ topic, messages, bytes: sizeOf(messages), resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.outbox.length > 0) {
+        const taken = takeRequest(this.outbox, MAX_REQUEST_BYTES);
+        try {
+          const producer = await this.connectProducer();
+          const byTopic = new Map<string, Message[]>();
+          for (const { topic, messages } of taken) {
+            const list = byTopic.get(topic);
+            if (list) for (const m of messages) list.push(m);
+            else byTopic.set(topic, [...messages]);
+          }
+          await producer.sendBatch({ topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })), acks: -1 });
+          for (const t of taken) t.resolve();
+        } catch (error) {
+          for (const t of taken) t.reject(error);
+        }
+      }
+    } finally {
+      this.flushing = false;
     }
-    return Promise.all(runs).then(() => undefined);
   }
 
   private async startConsumer(group: GroupEntry): Promise<Consumer> {
@@ -285,22 +323,45 @@ export class KafkaBus implements Bus {
 /** Below the broker's default message.max.bytes (1 MiB) for one partition's batch. */
 const MAX_REQUEST_BYTES = 512 * 1024;
 
-function chunkBySize(messages: Message[], maxBytes: number): Message[][] {
-  const chunks: Message[][] = [];
-  let current: Message[] = [];
+function sizeOf(messages: readonly Message[]): number {
   let bytes = 0;
-  for (const message of messages) {
-    const size = (message.value?.length ?? 0) + (typeof message.key === 'string' ? message.key.length : (message.key?.length ?? 0));
-    if (current.length > 0 && bytes + size > maxBytes) {
-      chunks.push(current);
-      current = [];
-      bytes = 0;
+  for (const m of messages) bytes += (m.value?.length ?? 0) + (typeof m.key === 'string' ? m.key.length : (m.key?.length ?? 0));
+  return bytes;
+}
+
+/**
+ * The publishes of the next request, taken from the front of the queue: whole publishes up to maxBytes
+ * (at least one). A single publish larger than maxBytes is cut, its tail left at the front for the next
+ * request, so nothing can interleave with it.
+ */
+function takeRequest(outbox: Outgoing[], maxBytes: number): Outgoing[] {
+  const taken: Outgoing[] = [];
+  let bytes = 0;
+  while (outbox.length > 0) {
+    const next = outbox[0];
+    if (next.bytes <= maxBytes - bytes) {
+      taken.push(outbox.shift()!);
+      bytes += next.bytes;
+      continue;
     }
-    current.push(message);
-    bytes += size;
+    if (taken.length > 0) break;
+    // Larger than a request on its own: send its head now, keep the rest in front.
+    let cut = 0;
+    let head = 0;
+    while (cut < next.messages.length && (cut === 0 || head + sizeOf([next.messages[cut]]) <= maxBytes)) head += sizeOf([next.messages[cut++]]);
+    const part = next.messages.slice(0, cut);
+    const rest = next.messages.slice(cut);
+    if (rest.length === 0) {
+      taken.push(outbox.shift()!);
+      break;
+    }
+    outbox[0] = { ...next, messages: rest, bytes: next.bytes - head, resolve: next.resolve, reject: next.reject };
+    // The head resolves nothing: the publish is done when its last part is acknowledged; a failure of
+    // any part rejects it (a later part's resolve() is then a no-op on a settled promise).
+    taken.push({ topic: next.topic, messages: part, bytes: head, resolve: () => undefined, reject: next.reject });
+    break;
   }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
+  return taken;
 }
 
 function sleep(ms: number): Promise<void> {

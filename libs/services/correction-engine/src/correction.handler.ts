@@ -5,7 +5,7 @@
  */
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import type { CognitiveMap, Deviation, LocalizedStep } from '@wayfinder/contracts';
+import type { CognitiveMap, Correction, Deviation, Escalation, LocalizedStep } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { CorrectionEngine } from '@wayfinder/correction';
 import { LadderStage } from '@wayfinder/navigation';
@@ -45,21 +45,22 @@ export class CorrectionHandler {
     }
   }
 
+  /** One publish of corrections and one of escalations per batch; counted once the bus accepted them. */
   @BatchEventPattern('wayfinder.deviations.v1')
   async onDeviations(@Payload() batch: Deviation[]): Promise<void> {
-    for (const deviation of batch) await this.onDeviation(deviation);
-  }
-
-  private async onDeviation(deviation: Deviation): Promise<void> {
-    const map = await this.maps.get(deviation.tenantId, deviation.taskId);
-    const before = this.engine.stats();
-    const { corrections, escalations } = this.ladder.onDeviation(deviation, map);
-    this.metrics.selfHealBetween(deviation.tenantId, before, this.engine.stats());
-    if (corrections.length > 0) await this.bus.publish('wayfinder.corrections.v1', corrections);
+    const corrections: Array<{ correction: Correction; deviation: Deviation }> = [];
+    const escalations: Escalation[] = [];
+    for (const deviation of batch) {
+      const map = await this.maps.get(deviation.tenantId, deviation.taskId);
+      const before = this.engine.stats();
+      const decided = this.ladder.onDeviation(deviation, map);
+      this.metrics.selfHealBetween(deviation.tenantId, before, this.engine.stats());
+      for (const correction of decided.corrections) corrections.push({ correction, deviation });
+      escalations.push(...decided.escalations);
+    }
+    if (corrections.length > 0) await this.bus.publish('wayfinder.corrections.v1', corrections.map((c) => c.correction));
     if (escalations.length > 0) await this.bus.publish('wayfinder.escalations.v1', escalations);
-    // Counted once the bus accepted them.
-    for (const correction of corrections) this.metrics.correction(correction, deviation);
+    for (const { correction, deviation } of corrections) this.metrics.correction(correction, deviation);
     for (const escalation of escalations) this.metrics.escalation(escalation);
   }
-
 }

@@ -1,7 +1,7 @@
 /**
  * Starts a set of Wayfinder services in this process (DESIGN §3 "Co-location and the embedded default"):
  * - embedded: every service on the in-process bus with in-memory stores — no server needed;
- * - distributed: the chosen services on Kafka with Redis, one consumer group per process.
+ * - distributed: the chosen services on Kafka with Redis, one consumer group per service.
  * The same Nest modules run in both; only the bus and the stores differ. Nothing consumes until the
  * dependencies answer (readiness gate), and stop() finishes in-flight batches and commits them.
  * Every bus is traced (trace context in message headers), dead letters are counted, and in distributed
@@ -27,6 +27,11 @@ import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } fro
 
 type StreamService = Exclude<ServiceName, 'memory-service'>;
 
+/** The consumer group of a service: the same whether it runs alone or co-located with others. */
+export function serviceGroupId(config: Pick<WayfinderConfig, 'groupPrefix'>, service: ServiceName): string {
+  return `${config.groupPrefix}.${service}`;
+}
+
 const SERVICE_MODULES: Record<StreamService, Type<unknown>> = {
   'task-parser': TaskParserModule,
   'state-localizer': StateLocalizerModule,
@@ -50,8 +55,10 @@ class PoliciesModule {}
 
 export interface RunningServices {
   readonly bus: Bus;
-  /** The stream services' app; undefined when only the memory service runs here. */
-  readonly app: INestMicroservice;
+  /** One Nest app per stream service, in the order of `services` (none when only the memory service runs). */
+  readonly apps: readonly INestMicroservice[];
+  /** A controller or provider of whichever service app has it (tests, the demo). */
+  get<T>(type: Type<T>): T;
   readonly mapStore: MapStore;
   readonly policyBook: PolicyBook;
   readonly memory?: RunningMemoryService;
@@ -87,7 +94,6 @@ async function start(
   const embedder = new HashingEmbedder();
   const services = [...new Set(config.services)].sort();
   const streamServices = services.filter((s): s is StreamService => s !== 'memory-service');
-  const groupId = `${config.groupPrefix}.${streamServices.join('+')}`;
   let redis: Redis | undefined;
   let mapStore: MapStore;
   let rawBus: Bus;
@@ -143,37 +149,48 @@ async function start(
       mapStore,
       embedder,
       port: config.memoryPort,
-      groupId: `${config.groupPrefix}.memory-service`,
+      groupId: serviceGroupId(config, 'memory-service'),
       logger: options.logger === false ? false : undefined,
     });
     const running = memory;
     closers.push(() => running.stop());
   }
 
-  let app: INestMicroservice | undefined;
+  // One Nest app and one consumer group per stream service (`<groupPrefix>.<service>`), sharing the bus
+  // (one producer) and the stores: co-located services consume exactly as they would deployed alone, each
+  // hop has its own fetch loop, and a service can move to another process without losing its offsets.
+  const apps: INestMicroservice[] = [];
   if (streamServices.length > 0) {
-    const imports: Array<Type<unknown> | DynamicModule> = [
-      WayfinderCoreModule.forRoot({ bus, mapStore, policyBook, embedder, extraProviders }),
-      ...streamServices.map((s) => SERVICE_MODULES[s]),
-    ];
-    if (streamServices.some((s) => POLICY_READERS.includes(s))) imports.push(PoliciesModule);
-
-    @Module({ imports })
-    class WayfinderServicesModule {}
-
     monitorDeadLetters(bus, metrics);
-    const created = await NestFactory.createMicroservice(WayfinderServicesModule, {
-      strategy: new BusTransport(bus, { groupId, maxBatchSize: 1_000 }),
-      logger: options.logger ?? ['error', 'warn'],
+    // The bus stops first (in-flight batches finish and are committed), then the apps close.
+    closers.push(async () => {
+      await bus.stop();
+      for (const started of [...apps].reverse()) await started.close();
     });
-    app = created;
-    created.enableShutdownHooks();
-    await created.listen();
-    closers.push(() => created.close());
+    for (const service of streamServices) {
+      const imports: Array<Type<unknown> | DynamicModule> = [
+        WayfinderCoreModule.forRoot({ bus, mapStore, policyBook, embedder, extraProviders }),
+        SERVICE_MODULES[service],
+      ];
+      if (POLICY_READERS.includes(service)) imports.push(PoliciesModule);
+
+      @Module({ imports })
+      class WayfinderServiceModule {}
+
+      const created = await NestFactory.createMicroservice(WayfinderServiceModule, {
+        strategy: new BusTransport(bus, { groupId: serviceGroupId(config, service), maxBatchSize: 1_000, stopBusOnClose: false }),
+        logger: options.logger ?? ['error', 'warn'],
+      });
+      apps.push(created);
+      await created.listen();
+    }
 
     if (config.mode === 'distributed') {
-      const topics = [...new Set(streamServices.flatMap((s) => CONSUMED[s]))].filter((t) => (TOPIC_NAMES as string[]).includes(t));
-      const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, topicPrefix: config.topicPrefix, groups: [{ groupId, topics }] });
+      const groups = streamServices.map((s) => ({
+        groupId: serviceGroupId(config, s),
+        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t)),
+      }));
+      const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, topicPrefix: config.topicPrefix, groups });
       metrics.observeConsumerLag(lag.readings);
       lag.start();
       closers.push(async () => lag.stop());
@@ -183,7 +200,17 @@ async function start(
   let stopped = false;
   return {
     bus,
-    app: app as INestMicroservice,
+    apps,
+    get<T>(type: Type<T>): T {
+      for (const candidate of apps) {
+        try {
+          return candidate.get(type, { strict: false });
+        } catch {
+          // not in this service's app
+        }
+      }
+      throw new Error(`no running service provides ${type.name}`);
+    },
     mapStore,
     policyBook,
     memory,

@@ -150,7 +150,7 @@ describe('self-healing on Kafka and Redis', () => {
   });
 
   it('hints, rolls back to the last verified milestone in Redis, and records the self-heal', async () => {
-    const engine = running.app.get(CorrectionHandler).engine;
+    const engine = running.get(CorrectionHandler).engine;
 
     await running.bus.publish('wayfinder.policies.v1', [policy]);
     await until('the tenant policy to be applied', () => (running.policyBook.policyOf(tenantId, taskId, agentId).loop.errorRepeatWarning === 1 ? true : undefined));

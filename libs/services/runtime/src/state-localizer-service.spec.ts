@@ -54,7 +54,7 @@ describe('state-localizer service', () => {
   it('localizes a step whose map never comes as unknown after the timeout', async () => {
     await running.bus.publish('wayfinder.steps.v1', [milestoneDone('t1', 'orphan', 'a2', 1, 'x')]);
     await new Promise((r) => setTimeout(r, 50));
-    await running.app.get(StepHandler).sweep(Date.now() + LOCALIZER_HOLD.timeoutMs);
+    await running.get(StepHandler).sweep(Date.now() + LOCALIZER_HOLD.timeoutMs);
     await until(() => localized.some((l) => l.step.taskId === 'orphan'));
     expect(localized.find((l) => l.step.taskId === 'orphan')!.position).toMatchObject({ method: 'unknown', milestoneId: null });
     // The task waited out the timeout once: its later steps are not held again.
@@ -69,7 +69,7 @@ describe('state-localizer service', () => {
     await running.bus.publish('wayfinder.steps.v1', [milestoneDone('intruder', 'shared-id', 'a3', 1, 'collect')]);
     await new Promise((r) => setTimeout(r, 50));
     expect(localized.filter((l) => l.tenantId === 'intruder')).toEqual([]);
-    await running.app.get(StepHandler).sweep(Date.now() + LOCALIZER_HOLD.timeoutMs);
+    await running.get(StepHandler).sweep(Date.now() + LOCALIZER_HOLD.timeoutMs);
     await until(() => localized.some((l) => l.tenantId === 'intruder'));
     expect(localized.find((l) => l.tenantId === 'intruder')!.position.method).toBe('unknown');
   });
