@@ -5,11 +5,10 @@
  * throughput, step → correction latency, and consumer lag. The child process keeps the load generator's
  * CPU apart from the pipeline's; on a 2-core machine both share the cores with the broker.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import type { StepEvent } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
+import { startWayfinderChild, stopChild } from './child';
 
 export interface PipelineBenchOptions {
   brokers: string[];
@@ -41,28 +40,10 @@ export interface PipelineBenchResult {
   drainSec: number;
 }
 
-const root = join(__dirname, '..', '..', '..', '..');
-
 export async function runPipelineBench(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
   const prefix = `bench-${Date.now().toString(36)}.`;
   await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
-  // WAYFINDER_BENCH_NODE_ARGS: node flags for the pipeline process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
-  const nodeArgs = (process.env.WAYFINDER_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'bin', 'wayfinder.js'), 'start', '--mode', 'distributed'], {
-    cwd: root,
-    env: { ...process.env, WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_KAFKA_BROKERS: options.brokers.join(','), WAYFINDER_GROUP_PREFIX: 'bench' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let childLog = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (c: Buffer) => {
-      childLog += c.toString();
-      if (childLog.includes('running')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`pipeline exited (${code}):\n${childLog}`)));
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-
+  const pipeline = startWayfinderChild({ brokers: options.brokers, prefix });
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
   let corrections = 0;
@@ -87,7 +68,7 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
   }, { groupId: 'bench-observer', fromBeginning: true });
   const admin = new Kafka({ clientId: 'bench-admin', brokers: options.brokers, logLevel: logLevel.NOTHING }).admin();
   try {
-    await Promise.all([bus.start(), admin.connect(), ready]);
+    await Promise.all([bus.start(), admin.connect(), pipeline.ready]);
     const localizedTopic = `${prefix}wayfinder.localized.v1`;
     const stepsTopic = `${prefix}wayfinder.steps.v1`;
     const detectorGroup = `${prefix}bench.detector-worker`;
@@ -180,8 +161,7 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
       drainSec: Math.round(drainSec * 10) / 10,
     };
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    await stopChild(pipeline);
     await bus.stop().catch(() => undefined);
     await admin.disconnect().catch(() => undefined);
   }

@@ -1,5 +1,5 @@
 /**
- * `wayfinder bench detectors|pipeline` (DESIGN §11). `detectors` runs the detector benchmark that lives
+ * `wayfinder bench detectors|pipeline|worker-memory|failover` (DESIGN §11). `detectors` runs the detector benchmark that lives
  * next to the detectors (libs/domain/detection/bench); `pipeline` runs apps/cli/src/bench/pipeline-bench
  * against a real Kafka broker. Each prints one JSON object with the machine it ran on. Benchmark code is
  * loaded only when asked for, so the rest of the CLI never pays for it.
@@ -15,6 +15,8 @@ import { intOption, numberOption, parseCommandArgs } from '../args';
 
 const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--state-agents N]
        wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N]
+       wayfinder bench worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N]
+       wayfinder bench failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
 
 detectors: the detectors in process: events per second with only the tool-loop detectors and with all
 of them, and the bytes of detector state per agent.
@@ -31,7 +33,19 @@ step → correction latency and consumer lag.
   --looping-share R  share of agents stuck in a loop, 0..1 (default 0.1)
   --partitions N     partitions of the per-agent topics (default 12)
 
-Both print one JSON object, with the node version and the CPU.
+worker-memory: one detector worker process fed localized steps for a fleet: memory it adds (RSS).
+  --agents N         agents (default 100000)
+  --steps N          steps per agent, a polling loop (default 4)
+  --partitions N     partitions (default 6)
+
+failover: detector workers joining, stopping and crashing under a steady load: the longest time a
+partition with waiting steps is not processed, per move.
+  --agents N         agents (default 2000)
+  --rate N           localized steps per second (default 1000)
+  --partitions N     partitions (default 6)
+  --session-timeout MS  the workers' Kafka session timeout (default 10000, the broker's minimum is 6000)
+
+Each prints one JSON object, with the node version and the CPU.
 `;
 
 interface DetectorBenchOptions {
@@ -46,7 +60,7 @@ const DETECTOR_BENCH = path.join(__dirname, '..', '..', '..', '..', 'libs', 'dom
 
 export const benchCommand: Command = {
   name: 'bench',
-  summary: 'benchmark the detectors or the Kafka pipeline (bench detectors|pipeline)',
+  summary: 'benchmark the detectors, the Kafka pipeline, a worker\'s memory, partition moves (bench detectors|pipeline|worker-memory|failover)',
   usage: USAGE,
   async run(argv: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(argv, {
@@ -58,10 +72,13 @@ export const benchCommand: Command = {
       duration: { type: 'string' },
       'looping-share': { type: 'string' },
       partitions: { type: 'string' },
+      steps: { type: 'string' },
+      'session-timeout': { type: 'string' },
     });
     const [which, ...extra] = positionals;
-    if (which === undefined) throw new UsageError("a benchmark is required: 'detectors' or 'pipeline'");
-    if (which !== 'detectors' && which !== 'pipeline') throw new UsageError(`unknown benchmark '${which}' (expected 'detectors' or 'pipeline')`);
+    const benchmarks = ['detectors', 'pipeline', 'worker-memory', 'failover'];
+    if (which === undefined) throw new UsageError(`a benchmark is required: ${benchmarks.map((b) => `'${b}'`).join(', ')}`);
+    if (!benchmarks.includes(which)) throw new UsageError(`unknown benchmark '${which}' (expected ${benchmarks.map((b) => `'${b}'`).join(', ')})`);
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
     const only = (names: string[]) => {
       const stray = Object.keys(values).find((k) => k !== 'help' && !names.includes(k));
@@ -80,6 +97,29 @@ export const benchCommand: Command = {
       options = detectorOptions;
       exposeGc();
       results = await loadDetectorBench()(detectorOptions);
+    } else if (which === 'worker-memory') {
+      only(['kafka', 'agents', 'steps', 'partitions']);
+      const memoryOptions = {
+        brokers: brokersOf(values.kafka),
+        agents: intOption(values.agents, 'agents', 100_000),
+        steps: intOption(values.steps, 'steps', 4),
+        partitions: intOption(values.partitions, 'partitions', 6),
+      };
+      options = memoryOptions;
+      const { runWorkerMemoryBench } = await import('../bench/scale-bench');
+      results = await runWorkerMemoryBench(memoryOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
+    } else if (which === 'failover') {
+      only(['kafka', 'agents', 'rate', 'partitions', 'session-timeout']);
+      const failoverOptions = {
+        brokers: brokersOf(values.kafka),
+        agents: intOption(values.agents, 'agents', 2_000),
+        rate: intOption(values.rate, 'rate', 1_000),
+        partitions: intOption(values.partitions, 'partitions', 6),
+        sessionTimeoutMs: intOption(values['session-timeout'], 'session-timeout', 10_000, 6_000),
+      };
+      options = failoverOptions;
+      const { runFailoverBench } = await import('../bench/scale-bench');
+      results = await runFailoverBench(failoverOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else {
       only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions']);
       const loopingShare = numberOption(values['looping-share'], 'looping-share', 0.1);

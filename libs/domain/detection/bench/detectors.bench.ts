@@ -2,12 +2,16 @@
  * Detector throughput and state size (DESIGN §5.3, §7). Pre-parsed synthetic events from many agents
  * (mixed tools, repeats, errors, messages) go through the engine twice: tool-loop detectors only
  * (`openclaw` profile) and every detector with the hashing embedder (`balanced`). State size is the heap
- * growth per agent after each of `stateAgents` agents has run a realistic prefix of steps.
+ * growth per agent after each of `stateAgents` agents has run a realistic prefix of steps. The state codec
+ * (what the detector worker writes to Redis after every batch) is timed per agent on `codecAgents` agents
+ * after the same prefix, on an engine with the drift detector plugged in as the worker has it.
  * Wired into `wayfinder bench detectors`; run alone with
  *   node --expose-gc bin/run-ts.js libs/domain/detection/bench/run-bench.ts
  */
 import type { StepEvent } from '@wayfinder/contracts';
+import { HashingEmbedder } from '@wayfinder/embeddings';
 import { DetectionEngine } from '../src/detection.engine';
+import { DriftDetector } from '../src/drift';
 import { PROFILES } from '../src/policy/profiles';
 
 export interface DetectorBenchOptions {
@@ -19,6 +23,8 @@ export interface DetectorBenchOptions {
   stateAgents?: number;
   /** Steps applied to each agent before measuring its state (default 40). */
   stepsPerStateAgent?: number;
+  /** Agents whose state is encoded and decoded for the codec figures (default 10,000, at most stateAgents). */
+  codecAgents?: number;
 }
 
 export interface DetectorBenchResult {
@@ -29,6 +35,11 @@ export interface DetectorBenchResult {
   toolLoopRange: [number, number];
   allDetectorsRange: [number, number];
   bytesPerAgent: number;
+  /** Per agent, median of three passes after a warm-up pass: exportAgentState, then importAgentState of its bytes. */
+  stateEncodeMicros: number;
+  stateDecodeMicros: number;
+  /** Average size of an encoded agent state. */
+  stateBytes: number;
   events: number;
   agents: number;
   stateAgents: number;
@@ -114,14 +125,51 @@ export function runDetectorBench(options: DetectorBenchOptions = {}): DetectorBe
   const after = process.memoryUsage();
   const bytes = after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers);
   const bytesPerAgent = Math.round(bytes / Math.max(1, engine.agentCount));
+  const codec = measureCodec(Math.min(options.codecAgents ?? 10_000, stateAgents), steps);
   return {
     toolLoopEventsPerSec,
     allDetectorsEventsPerSec,
     toolLoopRange: [toolLoop.min, toolLoop.max],
     allDetectorsRange: [all.min, all.max],
     bytesPerAgent,
+    ...codec,
     events: perAgent * agents,
     agents,
     stateAgents,
   };
+}
+
+/** Encode and decode time per agent and encoded size, as the detector worker pays them per touched agent. */
+function measureCodec(agents: number, steps: number): Pick<DetectorBenchResult, 'stateEncodeMicros' | 'stateDecodeMicros' | 'stateBytes'> {
+  const policy = PROFILES.balanced;
+  const engine = () => new DetectionEngine({ policyFor: () => ({ policy }), extraDetectors: [new DriftDetector(new HashingEmbedder())] });
+  const source = engine();
+  const refs: { tenantId: string; agentId: string }[] = [];
+  for (let a = 0; a < agents; a++) {
+    for (let i = 0; i < steps; i++) source.onStep(syntheticStep(a, i));
+    const step = syntheticStep(a, 0);
+    refs.push({ tenantId: step.tenantId, agentId: step.agentId });
+  }
+  const states: Uint8Array[] = new Array(refs.length);
+  const encodePass = () => {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < refs.length; i++) states[i] = source.exportAgentState(refs[i].tenantId, refs[i].agentId) as Uint8Array;
+    return Number(process.hrtime.bigint() - start) / 1e3 / Math.max(1, refs.length);
+  };
+  const decodePass = () => {
+    const target = engine();
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < refs.length; i++) target.importAgentState(refs[i].tenantId, refs[i].agentId, states[i]);
+    return Number(process.hrtime.bigint() - start) / 1e3 / Math.max(1, refs.length);
+  };
+  const median = (pass: () => number) => {
+    pass();
+    return [pass(), pass(), pass()].sort((a, b) => a - b)[1];
+  };
+  const stateEncodeMicros = median(encodePass);
+  const stateDecodeMicros = median(decodePass);
+  let total = 0;
+  for (const state of states) total += state.length;
+  const round2 = (x: number) => Math.round(x * 100) / 100;
+  return { stateEncodeMicros: round2(stateEncodeMicros), stateDecodeMicros: round2(stateDecodeMicros), stateBytes: Math.round(total / Math.max(1, states.length)) };
 }

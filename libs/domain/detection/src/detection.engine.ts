@@ -104,6 +104,10 @@ export class DetectionEngine {
     return out;
   }
 
+  /**
+   * The agent's state as one binary document (state/codec.ts), with each extra detector's exported state:
+   * bytes as they are (drift), anything else as JSON.
+   */
   exportAgentState(tenantId: string, agentId: string): Uint8Array | undefined {
     const agent = this.agents.get(tenantId)?.get(agentId);
     if (!agent) return undefined;
@@ -115,6 +119,7 @@ export class DetectionEngine {
     return encodeAgentState(agent, extra);
   }
 
+  /** Replaces the agent's state with an exported one (either codec version); a corrupt or cut one throws before anything changes. */
   importAgentState(tenantId: string, agentId: string, state: Uint8Array): void {
     const decoded = decodeAgentState(tenantId, agentId, state);
     this.forgetAgentState(tenantId, agentId);

@@ -3,6 +3,7 @@
  * import bit for bit, and the importing engine goes on exactly as the exporting one would have.
  */
 import type { StepEvent } from '@wayfinder/contracts';
+import { decodeAgentState } from './state/codec';
 import { engineFor, runAll, steps } from './test-support/step-builder';
 
 function scenario(): { head: StepEvent[]; tail: StepEvent[] } {
@@ -35,9 +36,10 @@ describe('balanced agent state round trip', () => {
     const a = engineFor();
     runAll(a, head);
     const state = a.exportAgentState('t1', 'a1') as Uint8Array;
-    const doc = JSON.parse(new TextDecoder().decode(state)) as { runs: { k: string; vectors: number[] | null }[] };
-    expect(doc.runs.map((r) => r.k)).toEqual(['r2', 'r1']);
-    expect(doc.runs[1].vectors?.some((byte) => byte !== 0)).toBe(true);
+    const runs = [...decodeAgentState('t1', 'a1', state).agent.runs()];
+    expect(runs.map(([k]) => k)).toEqual(['r2', 'r1']);
+    const [, r1] = runs[1];
+    expect(r1.hasVectors && r1.data.subarray(r1.vectorsOffset).some((word) => word !== 0)).toBe(true);
 
     const b = engineFor();
     b.importAgentState('t1', 'a1', state);

@@ -1,7 +1,7 @@
 /**
  * The latest TenantPolicy of every tenant (from the compacted policies topic), resolved per step in the
  * order of DESIGN §6: agent override → task override → tenant policy → built-in profile. Resolved
- * policies are cached per (tenant, task, agent) and dropped when the tenant publishes a new policy, so a
+ * policies are cached per (tenant, overridden task, overridden agent) and dropped when the tenant publishes a new policy, so a
  * change applies live to the next step. One tenant's policy never applies to another tenant's agents.
  */
 import type { CognitiveMap, PolicySettings, ProfileName, StepEvent, TenantPolicy } from '@wayfinder/contracts';
@@ -23,12 +23,19 @@ export class PolicyBook {
     return true;
   }
 
+  /**
+   * The resolved policy of an agent. Agents with no override of their own share one object per tenant
+   * (and per task that has an override), so a fleet of 100,000 agents holds a handful of resolved and
+   * compiled policies, not one each.
+   */
   policyOf(tenantId: string, taskId: string, agentId: string): PolicySettings {
-    const key = `${tenantId}\u0000${taskId}\u0000${agentId}`;
+    const tenant = this.tenants.get(tenantId);
+    const agentOverride = tenant?.agents?.[agentId];
+    const taskOverride = tenant?.tasks?.[taskId];
+    const key = `${tenantId}\u0000${taskOverride ? taskId : ''}\u0000${agentOverride ? agentId : ''}`;
     let policy = this.resolved.get(key);
     if (!policy) {
-      const tenant = this.tenants.get(tenantId);
-      policy = resolvePolicy(tenant?.agents?.[agentId], tenant?.tasks?.[taskId], tenant?.policy, { profile: tenant?.policy.profile ?? this.defaultProfile });
+      policy = resolvePolicy(agentOverride, taskOverride, tenant?.policy, { profile: tenant?.policy.profile ?? this.defaultProfile });
       this.resolved.set(key, policy);
     }
     return policy;

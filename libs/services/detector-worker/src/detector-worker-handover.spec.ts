@@ -78,4 +78,17 @@ describe('detector worker handover', () => {
     const counts = emitted.filter((d) => d.detector === 'generic_repeat').map((d) => d.count);
     expect(counts).toEqual([10]);
   });
+
+  it('starts an agent over when its stored state cannot be read, instead of failing the batch forever', async () => {
+    const store = new MapStateStore();
+    store.entries.set('t1/a3', { version: 5, state: new Uint8Array([1, 2, 3, 4, 5]) });
+    const emitted: Deviation[] = [];
+    const unreadable: AgentRef[] = [];
+    const restarted = new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), store, async (d) => void emitted.push(...d), undefined, (agent) => void unreadable.push(agent));
+    await restarted.handleBatch(loop('a3', 12));
+    expect(unreadable).toEqual([{ tenantId: 't1', agentId: 'a3' }]);
+    // Detection started from an empty history: the loop is still caught, at the count a fresh agent has.
+    expect(emitted.filter((d) => d.detector === 'generic_repeat').map((d) => d.count)).toEqual([10]);
+    expect(store.entries.get('t1/a3')!.version).toBe(6);
+  });
 });

@@ -20,6 +20,8 @@ export class DetectorWorker {
     private readonly publish: (deviations: Deviation[]) => Promise<void>,
     /** Sees each step with the deviations it caused (metrics). */
     private readonly observe?: (step: StepEvent, deviations: readonly Deviation[]) => void,
+    /** Told when an agent's stored state cannot be read (its detection starts over). */
+    private readonly onUnreadableState?: (agent: AgentRef) => void,
   ) {}
 
   async handleBatch(batch: readonly LocalizedStep[]): Promise<Deviation[]> {
@@ -43,14 +45,28 @@ export class DetectorWorker {
     const loaded = await this.store!.load(stale);
     stale.forEach((agent, i) => {
       const stored = loaded[i];
-      if (stored) {
-        this.engine.importAgentState(agent.tenantId, agent.agentId, stored.state);
+      if (stored && this.imported(agent, stored.state)) {
         this.known.set(refKey(agent), stored.version);
+      } else if (stored) {
+        // Unreadable (corrupt, or written by an incompatible build): detection restarts for this agent
+        // rather than the batch failing on every redelivery.
+        this.engine.forgetAgent(agent.tenantId, agent.agentId);
+        this.known.set(refKey(agent), stored.version);
+        this.onUnreadableState?.(agent);
       } else {
         this.engine.forgetAgent(agent.tenantId, agent.agentId);
         this.known.delete(refKey(agent));
       }
     });
+  }
+
+  private imported(agent: AgentRef, state: Uint8Array): boolean {
+    try {
+      this.engine.importAgentState(agent.tenantId, agent.agentId, state);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private async persist(agents: AgentRef[]): Promise<void> {

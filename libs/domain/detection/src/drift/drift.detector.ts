@@ -19,6 +19,7 @@
 import type { PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
 import { cosine, type Embedder } from '@wayfinder/embeddings';
 import { argsText, parseGoal } from '@wayfinder/cognitive-map';
+import { ByteReader, ByteWriter } from '../state/bytes';
 import { newCurve, newRunState, type CurveState, type DriftRunState } from './drift-run-state';
 import type { DeviationDraft, DriftContext, DriftCurve, DriftStepDetector } from './drift.types';
 
@@ -43,11 +44,10 @@ const LOOKUP = /\b(?:search|web|gather\w*|research\w*|look(?:ing)? ?up|retriev\w
 const TERMINAL_CALL = /\bfinal_answer\s*\(/;
 const PLAN_MIN_ITEMS_FOR_REFERENCE = 2;
 
-type StateKey = string;
-
 export class DriftDetector implements DriftStepDetector {
   readonly name = 'drift' as const;
-  private readonly runs = new Map<StateKey, DriftRunState>();
+  /** tenant + agent → runId ('' without one) → state: an agent's runs are exported and forgotten together. */
+  private readonly agents = new Map<string, Map<string, DriftRunState>>();
   private readonly alpha: number;
   private readonly minTextChars: number;
   private readonly terminal: Set<string>;
@@ -112,38 +112,40 @@ export class DriftDetector implements DriftStepDetector {
   }
 
   /**
-   * Serializable state of every run of an agent, for the engine to persist. Vectors are quantized to
-   * int8 (base64) so a run costs about 1 KB rather than 6 KB of JSON floats; cosine moves by < 0.01.
+   * Binary state of every run of the agent (see encodeRuns), for the engine to persist; undefined when
+   * it has none. Vectors travel as int8, a quarter of their float bytes; cosine moves by < 0.01.
    */
-  exportState(tenantId: string, agentId: string): unknown {
-    const prefix = `${tenantId}\u0000${agentId}\u0000`;
-    const out: Record<string, unknown> = {};
-    for (const [key, s] of this.runs) {
-      if (!key.startsWith(prefix)) continue;
-      out[key.slice(prefix.length)] = JSON.parse(JSON.stringify(s, (_k, v: unknown) => (v instanceof Float32Array ? quantize(v) : v)));
-    }
-    return out;
+  exportState(tenantId: string, agentId: string): Uint8Array | undefined {
+    const runs = this.agents.get(agentKey(tenantId, agentId));
+    return runs && runs.size > 0 ? encodeRuns(runs) : undefined;
   }
 
+  /** Restores runs from exportState's bytes, or from the JSON object of v1 documents written before them. */
   importState(tenantId: string, agentId: string, state: unknown): void {
-    if (!state || typeof state !== 'object') return;
-    for (const [run, raw] of Object.entries(state as Record<string, unknown>)) {
-      const revived = JSON.parse(JSON.stringify(raw), (_k, v: unknown) => (isQuantized(v) ? dequantize(v) : v)) as DriftRunState;
-      this.runs.set(`${tenantId}\u0000${agentId}\u0000${run}`, { ...newRunState(), ...revived });
-    }
+    const imported = state instanceof Uint8Array ? decodeDriftState(state) : state && typeof state === 'object' ? legacyRuns(state as Record<string, unknown>) : null;
+    if (!imported || imported.size === 0) return;
+    const key = agentKey(tenantId, agentId);
+    const runs = this.agents.get(key);
+    if (!runs) this.agents.set(key, imported);
+    else for (const [run, s] of imported) runs.set(run, s);
   }
 
   forget(tenantId: string, agentId: string): void {
-    const prefix = `${tenantId}\u0000${agentId}\u0000`;
-    for (const key of [...this.runs.keys()]) if (key.startsWith(prefix)) this.runs.delete(key);
+    this.agents.delete(agentKey(tenantId, agentId));
   }
 
   private stateOf(step: StepEvent): DriftRunState {
-    const key = `${step.tenantId}\u0000${step.agentId}\u0000${step.runId ?? ''}`;
-    let s = this.runs.get(key);
+    const key = agentKey(step.tenantId, step.agentId);
+    let runs = this.agents.get(key);
+    if (!runs) {
+      runs = new Map();
+      this.agents.set(key, runs);
+    }
+    const run = step.runId ?? '';
+    let s = runs.get(run);
     if (!s) {
       s = newRunState();
-      this.runs.set(key, s);
+      runs.set(run, s);
     }
     return s;
   }
@@ -258,35 +260,157 @@ function round(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
 
-interface Quantized {
-  q8: string;
-  scale: number;
+function agentKey(tenantId: string, agentId: string): string {
+  return `${tenantId}\u0000${agentId}`;
 }
 
-function quantize(v: Float32Array): Quantized {
-  let max = 0;
-  for (const x of v) max = Math.max(max, Math.abs(x));
-  const scale = max > 0 ? max / 127 : 1;
-  const bytes = new Int8Array(v.length);
-  for (let i = 0; i < v.length; i++) bytes[i] = Math.round(v[i] / scale);
-  return { q8: Buffer.from(bytes.buffer).toString('base64'), scale };
+const enum RunFlag {
+  Goal = 1,
+  Plan = 2,
+  PlanCallsForLookup = 4,
+  MilestoneId = 8,
+  MilestoneVector = 16,
+  PlanSkipFired = 32,
 }
 
-function isQuantized(v: unknown): v is Quantized {
-  return !!v && typeof v === 'object' && typeof (v as Quantized).q8 === 'string' && typeof (v as Quantized).scale === 'number';
-}
+const GOAL_SOURCES: NonNullable<DriftRunState['goal']>['source'][] = ['map', 'user', 'assistant', 'plan'];
+const STATE_VERSION = 1;
+const WHAT = 'drift state';
+// Shared by every export (they are synchronous; see ByteWriter).
+const writer = new ByteWriter();
 
-function dequantize(v: Quantized): Float32Array {
-  const buf = Buffer.from(v.q8, 'base64');
-  const bytes = new Int8Array(buf.buffer, buf.byteOffset, buf.length);
-  const out = new Float32Array(bytes.length);
-  let norm = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    out[i] = bytes[i] * v.scale;
-    norm += out[i] * out[i];
+/**
+ * u8 version, u32 runs; per run: runId, u8 flags, u32 work, u32 scored, goal curve, milestone curve,
+ * [u8 goal source, f64 seq, goal vector], [u32 items, f64 seq, plan vector], [milestoneId],
+ * [milestone vector]. A curve: u8 has-EMA, [f64 ema], u32 low, f64 lowSince, u8 emitted. A vector: u32
+ * dimension + one int8 per dimension (the scale is not kept: vectors are re-normalized on import).
+ */
+function encodeRuns(runs: Map<string, DriftRunState>): Uint8Array {
+  const w = writer;
+  w.reset();
+  w.u8(STATE_VERSION);
+  w.u32(runs.size);
+  for (const [run, s] of runs) {
+    w.string(run);
+    w.u8(
+      (s.goal ? RunFlag.Goal : 0) |
+        (s.plan ? RunFlag.Plan : 0) |
+        (s.plan?.callsForLookup ? RunFlag.PlanCallsForLookup : 0) |
+        (s.milestoneId !== undefined ? RunFlag.MilestoneId : 0) |
+        (s.milestoneVector ? RunFlag.MilestoneVector : 0) |
+        (s.planSkipFired ? RunFlag.PlanSkipFired : 0),
+    );
+    w.u32(s.work);
+    w.u32(s.scored);
+    writeCurve(w, s.goalCurve);
+    writeCurve(w, s.milestoneCurve);
+    if (s.goal) {
+      w.u8(GOAL_SOURCES.indexOf(s.goal.source));
+      w.f64(s.goal.seq);
+      writeVector(w, s.goal.vector);
+    }
+    if (s.plan) {
+      w.u32(s.plan.items);
+      w.f64(s.plan.seq);
+      writeVector(w, s.plan.vector);
+    }
+    if (s.milestoneId !== undefined) w.string(s.milestoneId);
+    if (s.milestoneVector) writeVector(w, s.milestoneVector);
   }
-  // Re-normalize so cosine stays a dot product.
+  return w.finish();
+}
+
+/** The runs (by runId) in exportState's bytes. */
+export function decodeDriftState(bytes: Uint8Array): Map<string, DriftRunState> {
+  const r = new ByteReader(bytes, WHAT);
+  const version = r.u8();
+  if (version !== STATE_VERSION) r.fail(`unsupported version ${version}`);
+  const count = r.u32();
+  const runs = new Map<string, DriftRunState>();
+  for (let i = 0; i < count; i++) {
+    const run = r.string();
+    const flags = r.u8();
+    const s = newRunState();
+    s.work = r.u32();
+    s.scored = r.u32();
+    s.goalCurve = readCurve(r);
+    s.milestoneCurve = readCurve(r);
+    if (flags & RunFlag.Goal) {
+      const source = GOAL_SOURCES[r.u8()] ?? r.fail('unknown goal source');
+      s.goal = { source, seq: r.f64(), vector: readVector(r) };
+    }
+    if (flags & RunFlag.Plan) s.plan = { items: r.u32(), seq: r.f64(), vector: readVector(r), callsForLookup: (flags & RunFlag.PlanCallsForLookup) !== 0 };
+    if (flags & RunFlag.MilestoneId) s.milestoneId = r.string();
+    if (flags & RunFlag.MilestoneVector) s.milestoneVector = readVector(r);
+    s.planSkipFired = (flags & RunFlag.PlanSkipFired) !== 0;
+    runs.set(run, s);
+  }
+  r.expectEnd();
+  return runs;
+}
+
+function writeCurve(w: ByteWriter, c: CurveState): void {
+  w.u8(c.ema === undefined ? 0 : 1);
+  if (c.ema !== undefined) w.f64(c.ema);
+  w.u32(c.low);
+  w.f64(c.lowSince);
+  w.u8(c.emitted);
+}
+
+function readCurve(r: ByteReader): CurveState {
+  const curve = newCurve();
+  if (r.u8() === 1) curve.ema = r.f64();
+  curve.low = r.u32();
+  curve.lowSince = r.f64();
+  const emitted = r.u8();
+  if (emitted > 2) r.fail(`curve level ${emitted}`);
+  curve.emitted = emitted as CurveState['emitted'];
+  return curve;
+}
+
+// Scratch for one quantized vector (exports are synchronous).
+let quantized = new Int8Array(1024);
+
+/** Quantized to int8 against the largest magnitude. */
+function writeVector(w: ByteWriter, v: Float32Array): void {
+  let max = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = Math.abs(v[i]);
+    if (x > max) max = x;
+  }
+  const inv = max > 0 ? 127 / max : 0;
+  if (quantized.length < v.length) quantized = new Int8Array(v.length);
+  // Math.round, branch-free: v[i] * inv is within ±127, so truncating after +128.5 is floor(x + 0.5); ten times faster.
+  for (let i = 0; i < v.length; i++) quantized[i] = ((v[i] * inv + 128.5) | 0) - 128;
+  w.u32(v.length);
+  w.raw(new Uint8Array(quantized.buffer, 0, v.length));
+}
+
+function readVector(r: ByteReader): Float32Array {
+  const bytes = r.view8(r.u32());
+  return fromInt8(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+}
+
+/** The unit vector along the quantized one (cosine stays a dot product). */
+function fromInt8(q: Int8Array): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < q.length; i++) norm += q[i] * q[i];
   const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  for (let i = 0; i < out.length; i++) out[i] *= inv;
+  const out = new Float32Array(q.length);
+  for (let i = 0; i < q.length; i++) out[i] = q[i] * inv;
   return out;
+}
+
+/** Runs from a v1 document: JSON with each vector as base64 int8 and its scale. */
+function legacyRuns(state: Record<string, unknown>): Map<string, DriftRunState> {
+  const runs = new Map<string, DriftRunState>();
+  for (const [run, raw] of Object.entries(state)) {
+    const revived = JSON.parse(JSON.stringify(raw), (_k, v: unknown) => (isLegacyVector(v) ? fromInt8(Int8Array.from(atob(v.q8), (c) => c.charCodeAt(0))) : v)) as DriftRunState;
+    runs.set(run, { ...newRunState(), ...revived });
+  }
+  return runs;
+}
+
+function isLegacyVector(v: unknown): v is { q8: string; scale: number } {
+  return !!v && typeof v === 'object' && typeof (v as { q8?: unknown }).q8 === 'string' && typeof (v as { scale?: unknown }).scale === 'number';
 }

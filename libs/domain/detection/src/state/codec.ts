@@ -1,17 +1,182 @@
 /**
- * Serialization of an agent's detector state for Redis (DESIGN §7): a versioned JSON document encoded as
- * UTF-8 bytes. Typed arrays travel as number arrays; TextEncoder keeps this portable (no Buffer). `data` is
- * the history records and near-duplicate meta, `vectors` the sketches as bytes (see sketch.ts).
+ * Serialization of an agent's detector state for Redis (DESIGN §7), written after every batch for every
+ * touched agent, so it must cost microseconds. Version 2 is binary, little-endian (bytes.ts): a run's
+ * Int32Array (history, near-duplicate meta, counters, sketches) is copied whole, the few fields outside it
+ * follow, strings are length-prefixed UTF-8, and a checksum ends the document so a cut or corrupted one is
+ * refused rather than restored as garbage. Version 1 (a JSON document, still in Redis after an upgrade)
+ * is decoded; it is never written.
+ *
+ * v2 layout: u8 version, u8 recent head, u8 runs, u8 extras, 8 × i32 recent event hashes; per run (least
+ * recently used first): key, taskId, progressKey, lastTool, u32 capacity, u32 size, u32 head, u8 flags,
+ * [f64 lastProgressMs], f64 tokens, f64 costUsd, u32 n + n × (key, f64 multiple) reported, u32 n + n × f64
+ * guard triples, u32 words + the run's data; per extra detector: name, u8 kind (bytes | JSON), u32 n + n
+ * bytes; u32 checksum of everything before it. A change to the run buffer's layout must bump the version.
  */
-import { AgentState } from './agent-state';
+import { AgentState, RECENT_EVENTS } from './agent-state';
+import { ByteReader, ByteWriter, CorruptStateError, checksum } from './bytes';
 import { RunState } from './run-state';
-import { setSketchByte, sketchByte } from './sketch';
+import { setSketchByte } from './sketch';
 
-const VERSION = 1;
-/** The last slot of `stag` once held a last-event time nothing read; kept empty so v1 documents stay valid. */
-const NO_EVENT_MS = null as unknown as number;
+const VERSION = 2;
+const V1 = 1;
+/** The first byte of a v1 document: `{`. */
+const JSON_DOCUMENT = 0x7b;
+const WHAT = 'detector state';
+const HEADER_BYTES = 4 + RECENT_EVENTS * 4;
+const CHECKSUM_BYTES = 4;
+/** Far above any policy's history size: a larger capacity is corruption, not a run to allocate. */
+const MAX_CAPACITY = 1 << 16;
 
-interface EncodedRun {
+const enum RunFlag {
+  Vectors = 1,
+  ProgressTime = 2,
+}
+
+const enum ExtraKind {
+  Bytes = 0,
+  Json = 1,
+}
+
+// Shared by every document (encoding is synchronous; see ByteWriter).
+const writer = new ByteWriter();
+
+/**
+ * Encodes the agent and the extra detectors' states (by detector name). A Uint8Array state is stored as
+ * is; anything else as JSON.
+ */
+export function encodeAgentState(agent: AgentState, extra: Record<string, unknown>): Uint8Array {
+  const w = writer;
+  w.reset();
+  const names = Object.keys(extra);
+  const runs = (agent.olderKeys?.length ?? 0) + (agent.current ? 1 : 0);
+  w.u8(VERSION);
+  w.u8(agent.recentHead);
+  w.u8(runs);
+  w.u8(names.length);
+  for (const hash of agent.recentEvents) w.i32(hash);
+  for (const [key, r] of agent.runs()) {
+    w.string(key);
+    w.string(r.taskId);
+    w.string(r.progressKey);
+    w.string(r.lastTool);
+    w.u32(r.capacity);
+    w.u32(r.size);
+    w.u32(r.head);
+    const progressTime = r.lastProgressMs !== null;
+    w.u8((r.hasVectors ? RunFlag.Vectors : 0) | (progressTime ? RunFlag.ProgressTime : 0));
+    if (progressTime) w.f64(r.lastProgressMs as number);
+    w.f64(r.tokens);
+    w.f64(r.costUsd);
+    const reported = r.reported;
+    w.u32(reported ? reported.size : 0);
+    if (reported) {
+      for (const [k, multiple] of reported) {
+        w.string(k);
+        w.f64(multiple);
+      }
+    }
+    w.u32(r.guardTriples.length);
+    for (const value of r.guardTriples) w.f64(value);
+    w.u32(r.data.length);
+    w.words(r.data, r.data.length);
+  }
+  for (const name of names) {
+    const state = extra[name];
+    w.string(name);
+    if (state instanceof Uint8Array) {
+      w.u8(ExtraKind.Bytes);
+      w.u32(state.length);
+      w.raw(state);
+    } else {
+      w.u8(ExtraKind.Json);
+      w.string(JSON.stringify(state ?? null));
+    }
+  }
+  w.u32(w.checksum());
+  return w.finish();
+}
+
+/**
+ * Decodes either version. Extra states come back as written: a Uint8Array (a view of `bytes`, to be read
+ * before `bytes` is reused) or the JSON value; v1 documents hold JSON only.
+ */
+export function decodeAgentState(tenantId: string, agentId: string, bytes: Uint8Array): { agent: AgentState; extra: Record<string, unknown> } {
+  if (bytes.length === 0) throw new CorruptStateError(`empty ${WHAT}`);
+  if (bytes[0] === JSON_DOCUMENT) return decodeV1(tenantId, agentId, bytes);
+  if (bytes[0] !== VERSION) throw new Error(`unsupported ${WHAT} version ${bytes[0]}`);
+  return decodeV2(tenantId, agentId, bytes);
+}
+
+function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array): { agent: AgentState; extra: Record<string, unknown> } {
+  if (bytes.length < HEADER_BYTES + CHECKSUM_BYTES) throw new CorruptStateError(`truncated ${WHAT}: ${bytes.length} bytes`);
+  const body = bytes.length - CHECKSUM_BYTES;
+  const stored = (bytes[body] | (bytes[body + 1] << 8) | (bytes[body + 2] << 16) | (bytes[body + 3] << 24)) >>> 0;
+  if (checksum(bytes, body) !== stored) throw new CorruptStateError(`corrupt or truncated ${WHAT}: checksum mismatch`);
+  const r = new ByteReader(bytes, WHAT, 1, body);
+  const agent = new AgentState(tenantId, agentId);
+  const recentHead = r.u8();
+  const runs = r.u8();
+  const extras = r.u8();
+  if (recentHead >= RECENT_EVENTS) r.fail(`recent event head ${recentHead}`);
+  const recent: number[] = [];
+  for (let i = 0; i < RECENT_EVENTS; i++) recent.push(r.i32());
+  agent.recentEvents = recent;
+  agent.recentHead = recentHead;
+  for (let i = 0; i < runs; i++) {
+    const key = r.string();
+    const taskId = r.string();
+    const progressKey = r.string();
+    const lastTool = r.string();
+    const capacity = r.u32();
+    const size = r.u32();
+    const head = r.u32();
+    const flags = r.u8();
+    if (capacity < 1 || capacity > MAX_CAPACITY || size > capacity || head >= capacity) r.fail(`run history ${size}/${capacity} at ${head}`);
+    const run = new RunState(taskId, capacity, (flags & RunFlag.Vectors) !== 0);
+    run.size = size;
+    run.head = head;
+    run.progressKey = progressKey;
+    run.lastTool = lastTool;
+    run.lastProgressMs = (flags & RunFlag.ProgressTime) !== 0 ? r.f64() : null;
+    run.tokens = r.f64();
+    run.costUsd = r.f64();
+    const reported = r.u32();
+    if (reported > 0) {
+      run.reported = new Map();
+      for (let k = 0; k < reported; k++) run.reported.set(r.string(), r.f64());
+    }
+    const triples = r.u32();
+    if (triples > r.remaining / 8) r.fail(`${triples} guard values`);
+    if (triples > 0) {
+      run.guardTriples = [];
+      for (let k = 0; k < triples; k++) run.guardTriples.push(r.f64());
+    }
+    const words = r.u32();
+    if (words !== run.data.length) r.fail(`run buffer of ${words} words where this build lays out ${run.data.length}`);
+    r.wordsInto(run.data);
+    agent.add(key, run);
+  }
+  const extra: Record<string, unknown> = {};
+  for (let i = 0; i < extras; i++) {
+    const name = r.string();
+    const kind = r.u8();
+    if (kind === ExtraKind.Bytes) extra[name] = r.view8(r.u32());
+    else if (kind === ExtraKind.Json) extra[name] = parseJson(r, r.string());
+    else r.fail(`extra state kind ${kind}`);
+  }
+  r.expectEnd();
+  return { agent, extra };
+}
+
+function parseJson(r: ByteReader, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return r.fail('invalid JSON extra state');
+  }
+}
+
+interface EncodedRunV1 {
   k: string;
   taskId: string;
   lastSeq: number;
@@ -25,50 +190,23 @@ interface EncodedRun {
   vectors: number[] | null;
   mono: [number, number, number, number, number];
   near: boolean;
-  stag: [number, number, number, number, string, number];
+  stag: [number, number, number | null, number, string, number | null];
   budget: [number, number, number, number];
   touched: number;
   lastTool?: string;
 }
 
-export function encodeAgentState(agent: AgentState, extra: Record<string, unknown>): Uint8Array {
-  const runs: EncodedRun[] = [];
-  for (const [k, r] of agent.runs()) {
-    runs.push({
-      k,
-      taskId: r.taskId,
-      lastSeq: r.lastSeq,
-      cap: r.capacity,
-      size: r.size,
-      head: r.head,
-      data: Array.from(r.data.subarray(0, r.recordsAndMetaWords)),
-      reported: r.reported ? [...r.reported] : [],
-      guard: [r.guardLeft, r.guardWindow, r.guardTriples],
-      msg: r.hasMessage,
-      vectors: r.hasVectors ? sketchBytes(r) : null,
-      mono: [r.actionSinceMessage ? 1 : 0, r.monologueCount, r.monologueStartSeq, r.repetitionCount, r.repetitionStartSeq],
-      near: r.nearUsed,
-      stag: [r.actionsSinceProgress, r.progressStartSeq, numberOrNull(r.lastProgressMs), r.timeReported, r.progressKey, NO_EVENT_MS],
-      budget: [r.steps, r.tokens, r.costUsd, r.budgetReported],
-      touched: r.touched,
-      lastTool: r.lastTool,
-    });
-  }
-  const doc = { v: VERSION, events: [...agent.recentEvents], head: agent.recentHead, runs, extra };
-  return new TextEncoder().encode(JSON.stringify(doc));
-}
-
-export function decodeAgentState(tenantId: string, agentId: string, bytes: Uint8Array): { agent: AgentState; extra: Record<string, unknown> } {
+function decodeV1(tenantId: string, agentId: string, bytes: Uint8Array): { agent: AgentState; extra: Record<string, unknown> } {
   const doc = JSON.parse(new TextDecoder().decode(bytes)) as {
     v: number;
     events: number[];
     head: number;
-    runs: EncodedRun[];
+    runs: EncodedRunV1[];
     extra?: Record<string, unknown>;
   };
-  if (doc.v !== VERSION) throw new Error(`unsupported detector state version ${doc.v}`);
+  if (doc.v !== V1) throw new Error(`unsupported ${WHAT} version ${doc.v}`);
   const agent = new AgentState(tenantId, agentId);
-  agent.recentEvents = doc.events.slice(0, 8);
+  agent.recentEvents = doc.events.slice(0, RECENT_EVENTS);
   agent.recentHead = doc.head;
   for (const e of doc.runs) {
     const r = new RunState(e.taskId, e.cap, e.vectors !== null);
@@ -98,15 +236,4 @@ export function decodeAgentState(tenantId: string, agentId: string, bytes: Uint8
     agent.add(e.k, r);
   }
   return { agent, extra: doc.extra ?? {} };
-}
-
-function numberOrNull(value: number | null): number {
-  return value !== null && Number.isFinite(value) ? value : (null as unknown as number);
-}
-
-function sketchBytes(r: RunState): number[] {
-  const bytes: number[] = [];
-  const length = (r.data.length - r.vectorsOffset) * 4;
-  for (let i = 0; i < length; i++) bytes.push(sketchByte(r.data, r.vectorsOffset, i));
-  return bytes;
 }

@@ -1,0 +1,295 @@
+/**
+ * `wayfinder bench worker-memory` and `wayfinder bench failover` (issue: fleet pipeline): what one
+ * detector worker holds for a large fleet, and how long a partition stops being detected when it moves
+ * between workers. Both run detector-worker processes (`wayfinder start --services detector-worker`) on
+ * the real broker and Redis and feed them localized steps directly, so they measure the worker alone.
+ */
+import { AssignerProtocol, Kafka, logLevel, type Admin } from 'kafkajs';
+import type { LocalizedStep, StepEvent } from '@wayfinder/contracts';
+import { KafkaBus, createTopics } from '@wayfinder/bus';
+import { startWayfinderChild, stopChild, type WayfinderChild } from './child';
+
+const LOCALIZED = 'wayfinder.localized.v1';
+const GROUP = 'bench.detector-worker';
+
+export interface WorkerMemoryOptions {
+  brokers: string[];
+  agents: number;
+  /** Steps per agent (action/observation pairs of a polling loop). */
+  steps: number;
+  partitions: number;
+}
+
+export interface WorkerMemoryResult {
+  agents: number;
+  steps: number;
+  /** What the worker retains after a full collection (heap + buffers), idle and after every agent's steps. */
+  retainedIdleMb: number;
+  retainedLoadedMb: number;
+  addedMb: number;
+  addedBytesPerAgent: number;
+  /** Resident memory at the same two points (includes garbage not yet returned to the system). */
+  rssIdleMb: number;
+  rssLoadedMb: number;
+  eventsPerSec: number;
+  deviations: number;
+}
+
+export async function runWorkerMemoryBench(options: WorkerMemoryOptions, log: (line: string) => void): Promise<WorkerMemoryResult> {
+  const prefix = `bench-mem-${Date.now().toString(36)}.`;
+  await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
+  const worker = startWayfinderChild({ brokers: options.brokers, prefix, services: 'detector-worker', memoryProbe: true });
+  const bus = new KafkaBus({ brokers: options.brokers, topicPrefix: prefix, clientId: 'bench-mem' });
+  let deviations = 0;
+  bus.subscribe('wayfinder.deviations.v1', async (batch) => void (deviations += batch.length), { groupId: 'bench-observer' });
+  const admin = adminOf(options.brokers);
+  try {
+    await Promise.all([worker.ready, bus.start(), admin.connect()]);
+    await sleep(3_000);
+    const idle = await worker.retainedMemory();
+    const idleRss = worker.rssBytes() ?? 0;
+    const total = options.agents * options.steps;
+    const started = Date.now();
+    // Step by step across the fleet (every agent's first step, then every agent's second…), as a fleet runs.
+    const chunk = 2_000;
+    let published = 0;
+    for (let seq = 0; seq < options.steps; seq++) {
+      for (let from = 0; from < options.agents; from += chunk) {
+        const batch: LocalizedStep[] = [];
+        for (let a = from; a < Math.min(options.agents, from + chunk); a++) batch.push(localizedOf(pollingStep(a, seq)));
+        await bus.publish(LOCALIZED, batch);
+        published += batch.length;
+      }
+      log(`published ${published}/${total}`);
+    }
+    await waitForCount(() => committed(admin, prefix, GROUP), total, 600_000, (n) => log(`processed ${n}/${total}; worker RSS ${mb(worker.rssBytes() ?? 0)} MB`)).catch((error: Error) => {
+      throw new Error(`${error.message}; the worker's last output:\n${worker.output()}`);
+    });
+    const seconds = (Date.now() - started) / 1000;
+    await sleep(2_000);
+    const loaded = await worker.retainedMemory();
+    const loadedRss = worker.rssBytes() ?? 0;
+    const added = retained(loaded) - retained(idle);
+    return {
+      agents: options.agents,
+      steps: options.steps,
+      retainedIdleMb: mb(retained(idle)),
+      retainedLoadedMb: mb(retained(loaded)),
+      addedMb: mb(added),
+      addedBytesPerAgent: Math.round(added / options.agents),
+      rssIdleMb: mb(idleRss),
+      rssLoadedMb: mb(loadedRss),
+      eventsPerSec: Math.round(total / seconds),
+      deviations,
+    };
+  } finally {
+    await stopChild(worker);
+    await bus.stop().catch(() => undefined);
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+export interface FailoverOptions {
+  brokers: string[];
+  agents: number;
+  /** Localized steps per second during the whole run. */
+  rate: number;
+  partitions: number;
+  sessionTimeoutMs: number;
+}
+
+export interface FailoverResult {
+  /** Longest time, per phase, that a partition with unprocessed steps saw its committed offset stand still. */
+  steadyStallMs: number;
+  scaleOutStallMs: number;
+  gracefulStopStallMs: number;
+  crashStallMs: number;
+  /** After each phase: partitions held per worker (client id), to show the moves happened. */
+  ownersAfter: Record<string, Record<string, number>>;
+  sessionTimeoutMs: number;
+  partitions: number;
+  rate: number;
+}
+
+/**
+ * Three moves, each measured as the longest stall of any partition that had steps waiting: a second
+ * worker joins (scale-out: partitions move to it), that worker stops with SIGTERM (it leaves the group;
+ * its partitions move back), a third worker joins and is killed with SIGKILL (its partitions move when
+ * the group notices, after the session timeout). A stall ends when the new owner commits past the steps
+ * it restored state for and detected on; commits follow detection by at most the 1 s commit interval,
+ * so the steady-state stall is about that interval.
+ */
+export async function runFailoverBench(options: FailoverOptions, log: (line: string) => void): Promise<FailoverResult> {
+  const prefix = `bench-move-${Date.now().toString(36)}.`;
+  await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
+  const env = { WAYFINDER_KAFKA_SESSION_TIMEOUT_MS: String(options.sessionTimeoutMs) };
+  const workers: WayfinderChild[] = [];
+  const startWorker = (name: string) => {
+    const worker = startWayfinderChild({ brokers: options.brokers, prefix, services: 'detector-worker', env: { ...env, WAYFINDER_KAFKA_CLIENT_ID: name } });
+    workers.push(worker);
+    return worker;
+  };
+  const bus = new KafkaBus({ brokers: options.brokers, topicPrefix: prefix, clientId: 'bench-move' });
+  const admin = adminOf(options.brokers);
+  const watch = new StallWatch(admin, prefix);
+  let loading = true;
+  try {
+    await Promise.all([startWorker('worker-a').ready, bus.start(), admin.connect()]);
+    const seqs = new Array<number>(options.agents).fill(0);
+    const perTick = Math.max(1, Math.round(options.rate / 20));
+    let agent = 0;
+    const load = (async () => {
+      while (loading) {
+        const batch: LocalizedStep[] = [];
+        for (let i = 0; i < perTick; i++) {
+          batch.push(localizedOf(pollingStep(agent, seqs[agent]++)));
+          agent = (agent + 1) % options.agents;
+        }
+        await bus.publish(LOCALIZED, batch);
+        await sleep(50);
+      }
+    })();
+    const watching = watch.run();
+    const ownersAfter: Record<string, Record<string, number>> = {};
+    const phase = async (name: string, act: () => Promise<void>, settleMs: number) => {
+      watch.reset();
+      await act();
+      await sleep(settleMs);
+      const stall = watch.maxStallMs();
+      const owners = await partitionOwners(admin, prefix + GROUP);
+      log(`${name}: longest partition stall ${stall} ms; partitions per worker now: ${JSON.stringify(owners)}`);
+      ownersAfter[name] = owners;
+      return stall;
+    };
+    const steadyStallMs = await phase('steady', async () => undefined, 6_000);
+    const scaleOutStallMs = await phase('scale-out', async () => void startWorker('worker-b'), 15_000);
+    const gracefulStopStallMs = await phase('graceful stop', () => stopChild(workers[1], 'SIGTERM'), 8_000);
+    const third = startWorker('worker-c');
+    await third.ready;
+    await sleep(5_000);
+    const crashStallMs = await phase('crash', () => stopChild(third, 'SIGKILL'), options.sessionTimeoutMs + 8_000);
+    loading = false;
+    await load;
+    watch.stop();
+    await watching;
+    return { steadyStallMs, scaleOutStallMs, gracefulStopStallMs, crashStallMs, ownersAfter, sessionTimeoutMs: options.sessionTimeoutMs, partitions: options.partitions, rate: options.rate };
+  } finally {
+    loading = false;
+    watch.stop();
+    for (const worker of workers) await stopChild(worker);
+    await bus.stop().catch(() => undefined);
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** Polls committed and end offsets every 100 ms and keeps, per partition, how long it has been stuck. */
+class StallWatch {
+  private running = true;
+  private worst = 0;
+  private readonly since = new Map<number, { offset: number; at: number; behind: boolean }>();
+
+  constructor(
+    private readonly admin: Admin,
+    private readonly prefix: string,
+  ) {}
+
+  reset(): void {
+    this.worst = 0;
+  }
+
+  maxStallMs(): number {
+    return this.worst;
+  }
+
+  stop(): void {
+    this.running = false;
+  }
+
+  async run(): Promise<void> {
+    const topic = this.prefix + LOCALIZED;
+    while (this.running) {
+      const [ends, groups] = await Promise.all([
+        this.admin.fetchTopicOffsets(topic),
+        this.admin.fetchOffsets({ groupId: this.prefix + GROUP, topics: [topic] }),
+      ]);
+      const now = Date.now();
+      const end = new Map(ends.map((p) => [p.partition, Number(p.high)]));
+      for (const p of groups[0]?.partitions ?? []) {
+        const offset = Number(p.offset);
+        const last = this.since.get(p.partition);
+        // Stalled: behind the end at the last look and not moved since. An admin call can itself wait out
+        // a rebalance, so a stall is also counted when the offset has moved by the next look.
+        if (last?.behind) this.worst = Math.max(this.worst, now - last.at);
+        if (!last || offset !== last.offset || !last.behind) this.since.set(p.partition, { offset, at: now, behind: offset < (end.get(p.partition) ?? 0) });
+      }
+      await sleep(100);
+    }
+  }
+}
+
+async function partitionOwners(admin: Admin, groupId: string): Promise<Record<string, number>> {
+  const { groups } = await admin.describeGroups([groupId]);
+  const owners: Record<string, number> = {};
+  for (const member of groups[0]?.members ?? []) {
+    const assignment = AssignerProtocol.MemberAssignment.decode(member.memberAssignment);
+    const held = Object.values(assignment?.assignment ?? {}).reduce((n, partitions) => n + partitions.length, 0);
+    owners[member.clientId] = (owners[member.clientId] ?? 0) + held;
+  }
+  return owners;
+}
+
+async function committed(admin: Admin, prefix: string, group: string): Promise<number> {
+  const offsets = await admin.fetchOffsets({ groupId: prefix + group, topics: [prefix + LOCALIZED] });
+  return offsets[0].partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0);
+}
+
+/** An agent polling a job that never finishes: a dead-poll loop the detectors count on every call. */
+function pollingStep(agent: number, seq: number): StepEvent {
+  const call = Math.floor(seq / 2);
+  const agentId = `agent-${agent}`;
+  const base = { schema: 'wayfinder.step.v1' as const, eventId: `${agentId}-${seq}`, tenantId: `tenant-${agent % 3}`, agentId, taskId: 'bench', runId: 'r1', seq, ts: new Date().toISOString() };
+  return seq % 2 === 0
+    ? { ...base, kind: 'action', action: { tool: 'job_status', args: { job: `job-${agent}` }, callId: `c${call}` } }
+    : { ...base, kind: 'observation', observation: { tool: 'job_status', callId: `c${call}`, ok: true, content: { state: 'pending' } } };
+}
+
+function localizedOf(step: StepEvent): LocalizedStep {
+  return {
+    schema: 'wayfinder.localized.v1',
+    eventId: step.eventId,
+    tenantId: step.tenantId,
+    ts: step.ts,
+    step,
+    position: { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' },
+  };
+}
+
+function adminOf(brokers: string[]): Admin {
+  return new Kafka({ clientId: 'bench-admin', brokers, logLevel: logLevel.NOTHING }).admin();
+}
+
+async function waitForCount(count: () => Promise<number>, target: number, timeoutMs: number, progress: (n: number) => void): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let nextLog = Date.now() + 5_000;
+  for (let n = await count(); n < target; n = await count()) {
+    if (Date.now() > deadline) throw new Error(`${n} of ${target} after ${timeoutMs} ms`);
+    if (Date.now() >= nextLog) {
+      progress(n);
+      nextLog = Date.now() + 5_000;
+    }
+    await sleep(250);
+  }
+}
+
+/** Heap in use plus memory outside the heap (buffers, typed arrays' backing stores). */
+function retained(usage: NodeJS.MemoryUsage): number {
+  return usage.heapUsed + usage.external;
+}
+
+function mb(bytes: number): number {
+  return Math.round((bytes / (1024 * 1024)) * 10) / 10;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,101 @@
+/**
+ * States written before the binary codec (v1: a JSON document, drift's vectors as base64 int8) are still
+ * in Redis after an upgrade: they decode to the same state, so detection continues as it would have, and
+ * the next write is v2. The v1 writers below are the ones that shipped, kept here to produce such documents.
+ */
+import type { DriftRunState } from './drift';
+import { decodeDriftState } from './drift/drift.detector';
+import type { AgentState } from './state/agent-state';
+import { decodeAgentState } from './state/codec';
+import type { RunState } from './state/run-state';
+import { sketchByte } from './state/sketch';
+import { driftEngine, driftScenario } from './test-support/drift-engine';
+import { engineFor, runAll, steps } from './test-support/step-builder';
+
+function encodeAgentStateV1(agent: AgentState, extra: Record<string, unknown>): Uint8Array {
+  const runs = [];
+  for (const [k, r] of agent.runs()) {
+    runs.push({
+      k,
+      taskId: r.taskId,
+      lastSeq: r.lastSeq,
+      cap: r.capacity,
+      size: r.size,
+      head: r.head,
+      data: Array.from(r.data.subarray(0, r.recordsAndMetaWords)),
+      reported: r.reported ? [...r.reported] : [],
+      guard: [r.guardLeft, r.guardWindow, r.guardTriples],
+      msg: r.hasMessage,
+      vectors: r.hasVectors ? sketchBytes(r) : null,
+      mono: [r.actionSinceMessage ? 1 : 0, r.monologueCount, r.monologueStartSeq, r.repetitionCount, r.repetitionStartSeq],
+      near: r.nearUsed,
+      stag: [r.actionsSinceProgress, r.progressStartSeq, r.lastProgressMs !== null && Number.isFinite(r.lastProgressMs) ? r.lastProgressMs : null, r.timeReported, r.progressKey, null],
+      budget: [r.steps, r.tokens, r.costUsd, r.budgetReported],
+      touched: r.touched,
+      lastTool: r.lastTool,
+    });
+  }
+  const doc = { v: 1, events: [...agent.recentEvents], head: agent.recentHead, runs, extra };
+  return new TextEncoder().encode(JSON.stringify(doc));
+}
+
+function sketchBytes(r: RunState): number[] {
+  const bytes: number[] = [];
+  for (let i = 0; i < (r.data.length - r.vectorsOffset) * 4; i++) bytes.push(sketchByte(r.data, r.vectorsOffset, i));
+  return bytes;
+}
+
+/** The drift detector's v1 exportState: its run states as JSON, each vector as base64 int8 and a scale. */
+function driftStateV1(runs: Map<string, DriftRunState>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [run, s] of runs) out[run] = JSON.parse(JSON.stringify(s, (_k, v: unknown) => (v instanceof Float32Array ? quantizeV1(v) : v)));
+  return out;
+}
+
+function quantizeV1(v: Float32Array): { q8: string; scale: number } {
+  let max = 0;
+  for (const x of v) max = Math.max(max, Math.abs(x));
+  const scale = max > 0 ? max / 127 : 1;
+  const bytes = new Int8Array(v.length);
+  for (let i = 0; i < v.length; i++) bytes[i] = Math.round(v[i] / scale);
+  return { q8: Buffer.from(bytes.buffer).toString('base64'), scale };
+}
+
+describe('v1 agent state documents', () => {
+  it('restore the balanced state with drift: same deviations afterwards, and the same v2 bytes', () => {
+    const { head, tail } = driftScenario();
+    const a = driftEngine();
+    runAll(a, head);
+    const current = a.exportAgentState('t1', 'a1') as Uint8Array;
+    const { agent, extra } = decodeAgentState('t1', 'a1', current);
+    const v1 = encodeAgentStateV1(agent, { drift: driftStateV1(decodeDriftState(extra.drift as Uint8Array)) });
+    expect(v1[0]).toBe('{'.charCodeAt(0));
+
+    const b = driftEngine();
+    b.importAgentState('t1', 'a1', v1);
+    expect(b.exportAgentState('t1', 'a1')).toEqual(current);
+    const fromB = runAll(b, tail);
+    expect(fromB).toEqual(runAll(a, tail));
+    expect(new Set(fromB.map((d) => d.detector))).toEqual(new Set(['drift', 'near_duplicate_calls']));
+  });
+
+  it('restore a loop mid-way and the record of applied events', () => {
+    const s = steps();
+    const events = [];
+    for (let i = 0; i < 25; i++) events.push(s.act('read', { path: '/same.txt' }), s.ok('read', 'same output'));
+    const a = engineFor({ profile: 'openclaw' });
+    runAll(a, events.slice(0, 30));
+    const { agent } = decodeAgentState('t1', 'a1', a.exportAgentState('t1', 'a1') as Uint8Array);
+    const b = engineFor({ profile: 'openclaw' });
+    b.importAgentState('t1', 'a1', encodeAgentStateV1(agent, {}));
+    expect(b.onStep(events[29])).toEqual([]);
+    const fromB = runAll(b, events.slice(30));
+    expect(fromB).toEqual(runAll(a, events.slice(30)));
+    expect(fromB.some((d) => d.detector === 'generic_repeat' && d.count === 20)).toBe(true);
+  });
+
+  it('of another version are refused by name', () => {
+    const doc = new TextEncoder().encode(JSON.stringify({ v: 7, events: [], head: 0, runs: [] }));
+    expect(() => engineFor().importAgentState('t1', 'a1', doc)).toThrow('unsupported detector state version 7');
+  });
+});
