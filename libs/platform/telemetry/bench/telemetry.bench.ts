@@ -97,23 +97,24 @@ async function runVariant(
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => (finish = resolve));
   bus.subscribe('wayfinder.steps.v1', async (batch) => {
+    const received = batch.map((d) => d.payload);
     const outDeviations = [];
     const outCorrections = [];
-    for (const { payload: step } of batch) {
+    metrics?.stepsProcessed(received, 'navigator');
+    for (const step of received) {
       const result = navigator.onStep(step);
       if (metrics) {
-        metrics.stepProcessed(step, 'navigator');
         if (result.localized) {
           const map = navigator.mapOf(step.tenantId, step.taskId);
           metrics.localized({ schema: 'wayfinder.localized.v1', eventId: step.eventId, tenantId: step.tenantId, ts: step.ts, step, position: result.localized }, map?.milestones.length ?? 0);
         }
-        metrics.detected(step, result.deviations);
         for (const c of result.corrections) metrics.correction(c, result.deviations[0] ?? step.ts);
         for (const e of result.escalations) metrics.escalation(e);
       }
       outDeviations.push(...result.deviations);
       outCorrections.push(...result.corrections);
     }
+    metrics?.detected(received, outDeviations);
     if (outDeviations.length > 0) await bus.publish('wayfinder.deviations.v1', outDeviations);
     if (outCorrections.length > 0) await bus.publish('wayfinder.corrections.v1', outCorrections);
     processed += batch.length;

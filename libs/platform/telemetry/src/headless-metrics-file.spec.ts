@@ -42,8 +42,7 @@ describe('startTelemetry', () => {
     const telemetry = startTelemetry({ serviceName: 'wayfinder-demo', serviceVersion: '0.1.0', instanceId: 'demo-1', env: {}, metricsFile: file });
     expect(telemetry).toMatchObject({ enabled: true, exports: [`file:${file}`] });
     const navigation = navigationMetrics();
-    navigation.stepProcessed(step, 'state-localizer');
-    navigation.stepProcessed(step, 'state-localizer');
+    navigation.stepsProcessed([step, step], 'state-localizer');
     navigation.selfHeal('acme', 3, 1);
     await telemetry.shutdown();
 

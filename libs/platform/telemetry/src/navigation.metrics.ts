@@ -1,14 +1,19 @@
 /**
  * The navigation metrics of DESIGN §8 as one object the service handlers call: instruments are created
  * once from a Meter (creating them per event would cost a lookup each time), and every method takes the
- * domain event it reports on, so a handler adds one line per outcome. Labels are tenant, service,
+ * domain events it reports on, so a handler adds one line per outcome. Labels are tenant, service,
  * detector, level, severity, action, method, topic — never the agent id (spans carry that instead).
+ *
+ * What happens to every step (processed, scanned by the detectors) is reported per batch: the SDK hashes
+ * the attributes of every `add`, so a batch's counts are summed here first, one `add` per distinct label
+ * set. Histograms still record every value. On the no-op meter (SDK not started) every call returns at
+ * once: nothing would read the counts or the rates.
  *
  * The three rates (repetition, milestone completion, self-heal) are observable gauges computed from
  * what this process counted since it started; across processes and windows, compute them in PromQL from
  * the counters (deploy/prometheus/alerts.yml does).
  */
-import { metrics, type Attributes, type Counter, type Histogram, type Meter, type MeterProvider, type ObservableResult } from '@opentelemetry/api';
+import { createNoopMeter, metrics, type Attributes, type Counter, type Histogram, type Meter, type MeterProvider, type ObservableResult } from '@opentelemetry/api';
 import { LOOP_FAMILY, type Correction, type Deviation, type Escalation, type LocalizedStep, type StepEvent } from '@wayfinder/contracts';
 import { LATENCY_BUCKETS_S, METRICS, STAGNATION_BUCKETS_S } from './metric-names';
 
@@ -34,6 +39,7 @@ export interface NavigationMetricsOptions {
   readonly maxTrackedAgents?: number;
 }
 
+/** A step as the detectors left it: the deviations it caused (none, mostly). */
 const LOOP_DETECTORS = new Set<string>(LOOP_FAMILY);
 
 interface Ratio {
@@ -44,8 +50,9 @@ interface Ratio {
 export class NavigationMetrics {
   private readonly now: () => number;
   private readonly maxTrackedAgents: number;
-  private readonly stepsProcessed: Counter;
-  private readonly deviations: Counter;
+  private readonly enabled: boolean;
+  private readonly steps: Counter;
+  private readonly deviationCount: Counter;
   private readonly repetitions: Counter;
   private readonly stagnationDuration: Histogram;
   private readonly milestonesCompleted: Counter;
@@ -66,11 +73,12 @@ export class NavigationMetrics {
   constructor(meter: Meter, options: NavigationMetricsOptions = {}) {
     this.now = options.now ?? Date.now;
     this.maxTrackedAgents = options.maxTrackedAgents ?? 100_000;
+    this.enabled = meter !== createNoopMeter();
     const counter = (spec: (typeof METRICS)[keyof typeof METRICS]) => meter.createCounter(spec.name, { unit: spec.unit, description: spec.description });
     const histogram = (spec: (typeof METRICS)[keyof typeof METRICS], buckets: number[]) =>
       meter.createHistogram(spec.name, { unit: spec.unit, description: spec.description, advice: { explicitBucketBoundaries: buckets } });
-    this.stepsProcessed = counter(METRICS.stepsProcessed);
-    this.deviations = counter(METRICS.deviations);
+    this.steps = counter(METRICS.stepsProcessed);
+    this.deviationCount = counter(METRICS.deviations);
     this.repetitions = counter(METRICS.repetitions);
     this.stagnationDuration = histogram(METRICS.stagnationDuration, STAGNATION_BUCKETS_S);
     this.milestonesCompleted = counter(METRICS.milestonesCompleted);
@@ -94,15 +102,26 @@ export class NavigationMetrics {
     });
   }
 
-  /** A step handled by `service` (every service that consumes steps or localized steps reports them). */
-  stepProcessed(step: StepEvent, service: string): void {
-    this.stepsProcessed.add(1, { tenant: step.tenantId, service, kind: step.kind });
+  /** Steps handled by `service` (every service that consumes steps or localized steps reports them). */
+  stepsProcessed(steps: Iterable<StepEvent>, service: string): void {
+    if (!this.enabled) return;
+    const counts = new Map<string, { tenant: string; kind: string; n: number }>();
+    for (const { tenantId: tenant, kind } of steps) {
+      const key = `${tenant}\u0000${kind}`;
+      const count = counts.get(key);
+      if (count) count.n += 1;
+      else counts.set(key, { tenant, kind, n: 1 });
+    }
+    for (const { tenant, kind, n } of counts.values()) this.steps.add(n, { tenant, service, kind });
   }
 
-  /** A localized step: milestones newly completed, and the planned milestones of a newly seen agent. */
+  /**
+   * A localized step: milestones newly completed, and the planned milestones of a newly seen agent.
+   * Called per step (an `add` only when a milestone completes, which is rare).
+   */
   localized(localized: LocalizedStep, milestonesOnMap: number): void {
     const { step, position } = localized;
-    if (position.method === 'unknown') return;
+    if (!this.enabled || position.method === 'unknown') return;
     const key = `${step.tenantId}\u0000${step.taskId}\u0000${step.agentId}`;
     const ratio = ratioOf(this.completionByTenant, step.tenantId);
     const before = this.completedByAgent.get(key);
@@ -122,27 +141,52 @@ export class NavigationMetrics {
     if (before === undefined || added > 0) this.completedByAgent.set(key, Math.max(completed, before ?? 0));
   }
 
-  /** The detection outcome of one step: counts the step as scanned and, if it repeated, as a repetition. */
-  detected(step: StepEvent, deviations: readonly Deviation[]): void {
-    const ratio = ratioOf(this.repetitionByTenant, step.tenantId);
-    ratio.total += 1;
-    if (deviations.some((d) => LOOP_DETECTORS.has(d.detector))) {
-      ratio.hits += 1;
-      this.repetitions.add(1, { tenant: step.tenantId });
+  /** A batch's steps and the deviations they caused: each step counted as scanned and, if it repeated, as a repetition. */
+  detected(steps: readonly StepEvent[], deviations: readonly Deviation[]): void {
+    if (!this.enabled) return;
+    let last: StepEvent | undefined;
+    let ratio: Ratio | undefined;
+    for (const step of steps) {
+      if (step.tenantId !== last?.tenantId) ratio = ratioOf(this.repetitionByTenant, step.tenantId);
+      ratio!.total += 1;
+      last = step;
     }
-    for (const deviation of deviations) this.deviation(deviation);
+    // A step that repeated is one with at least one loop-family deviation (several count once).
+    const repeatedSteps = new Set<string>();
+    const repeated = new Map<string, number>();
+    for (const d of deviations) {
+      if (!LOOP_DETECTORS.has(d.detector)) continue;
+      const key = `${d.tenantId}\u0000${d.agentId}\u0000${d.atSeq}`;
+      if (repeatedSteps.has(key)) continue;
+      repeatedSteps.add(key);
+      repeated.set(d.tenantId, (repeated.get(d.tenantId) ?? 0) + 1);
+      ratioOf(this.repetitionByTenant, d.tenantId).hits += 1;
+    }
+    for (const [tenant, n] of repeated) this.repetitions.add(n, { tenant });
+    this.deviations(deviations);
   }
 
-  /** One deviation (from a step or from the stagnation timer). */
-  deviation(deviation: Deviation): void {
-    this.deviations.add(1, { tenant: deviation.tenantId, detector: deviation.detector, level: deviation.level });
-    const stepTs = stepTimeOf(deviation);
-    const latency = stepTs === undefined ? undefined : secondsSince(stepTs, this.now());
-    if (latency !== undefined) this.stepToDeviation.record(latency, { tenant: deviation.tenantId, detector: deviation.detector });
-    if (deviation.detector === 'stagnation') {
-      const idleMs = deviation.evidence['idleMs'];
-      if (typeof idleMs === 'number' && idleMs >= 0) this.stagnationDuration.record(idleMs / 1000, { tenant: deviation.tenantId, level: deviation.level });
+  /** Deviations (of a batch's steps, or from the stagnation timer), with their latencies and idle times. */
+  deviations(deviations: readonly Deviation[]): void {
+    if (!this.enabled || deviations.length === 0) return;
+    const nowMs = this.now();
+    // One label object per tenant, detector and level: counted once, and shared by the latencies.
+    const sets = new Map<string, { counted: Attributes; latency: Attributes; n: number }>();
+    for (const deviation of deviations) {
+      const { tenantId: tenant, detector, level } = deviation;
+      const key = `${tenant}\u0000${detector}\u0000${level}`;
+      let set = sets.get(key);
+      if (!set) sets.set(key, (set = { counted: { tenant, detector, level }, latency: { tenant, detector }, n: 0 }));
+      set.n += 1;
+      const stepTs = stepTimeOf(deviation);
+      const latency = stepTs === undefined ? undefined : secondsSince(stepTs, nowMs);
+      if (latency !== undefined) this.stepToDeviation.record(latency, set.latency);
+      if (detector === 'stagnation') {
+        const idleMs = deviation.evidence['idleMs'];
+        if (typeof idleMs === 'number' && idleMs >= 0) this.stagnationDuration.record(idleMs / 1000, { tenant, level });
+      }
     }
+    for (const { counted, n } of sets.values()) this.deviationCount.add(n, counted);
   }
 
   /**
@@ -150,6 +194,7 @@ export class NavigationMetrics {
    * Corrections of timer deviations (stagnation by wall clock) have no step, hence no latency.
    */
   correction(correction: Correction, cause: Deviation | string | number): void {
+    if (!this.enabled) return;
     this.corrections.add(1, { tenant: correction.tenantId, severity: correction.severity, action: correction.action });
     const stepTs = typeof cause === 'object' ? stepTimeOf(cause) : cause;
     const latency = stepTs === undefined ? undefined : secondsSince(stepTs, this.now());
@@ -157,12 +202,13 @@ export class NavigationMetrics {
   }
 
   escalation(escalation: Escalation): void {
+    if (!this.enabled) return;
     this.escalations.add(1, { tenant: escalation.tenantId });
   }
 
   /** Self-heal outcomes decided for a tenant. */
   selfHeal(tenantId: string, healed: number, failed: number): void {
-    if (healed <= 0 && failed <= 0) return;
+    if (!this.enabled || (healed <= 0 && failed <= 0)) return;
     const ratio = ratioOf(this.selfHealByTenant, tenantId);
     // Both counters get a point (possibly +0) so that a tenant with only failures still has a successes
     // series: the self-heal rate in PromQL divides one by the sum of both.

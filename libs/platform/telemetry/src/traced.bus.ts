@@ -19,10 +19,16 @@
  *   under `eventSampleRatio`, and what it causes continues from that span. The choice is a function of
  *   the trace id, so a sampled trace has its per-event spans on every hop and an unsampled one costs no
  *   span anywhere (DESIGN §7 "no per-event span on the hot path"). The span covers its batch's handling.
+ *
+ * Per unsampled message the bus only parses its traceparent, for the batch span's links and the
+ * sampling choice. The index of causes is built on the handler's first publish, a message's headers are
+ * injected when a payload first points at it, and payload attributes are built for recording spans only.
  */
 import {
   context as otelContext,
   createContextKey,
+  INVALID_SPANID,
+  INVALID_TRACEID,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -32,11 +38,10 @@ import {
   type Link,
   type Span,
   type SpanContext,
-  type TextMapGetter,
   type TextMapSetter,
   type Tracer,
 } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { parseTraceParent, TraceState, W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { BatchHandler, Bus, Delivered, PublishOptions, SubscribeOptions } from '@wayfinder/bus';
 import type { PayloadOf, TopicName } from '@wayfinder/contracts';
 
@@ -78,29 +83,37 @@ export interface TracedBusOptions {
 }
 
 const setter: TextMapSetter<Record<string, string>> = { set: (carrier, key, value) => void (carrier[key] = value) };
-const getter: TextMapGetter<Readonly<Record<string, string>>> = {
-  keys: (carrier) => Object.keys(carrier),
-  get: (carrier, key) => carrier[key],
-};
 
-/** The messages of the batch being handled, by what a payload published in response may point at. */
-class CauseIndex {
-  readonly byEventId = new Map<string, Context>();
-  readonly byAgent = new Map<string, Context>();
-  readonly byTask = new Map<string, Context>();
+/**
+ * The messages of the batch being handled, by what a payload published in response may point at, each
+ * with the span context what it causes continues from (its per-event span's, else its producer's).
+ * Indexed on the first lookup: a handler that publishes nothing pays nothing per message for it.
+ */
+class BatchCauses {
+  private byEventId?: Map<string, number>;
+  private bySubject?: { agents: Map<string, number>; tasks: Map<string, number> };
+  private readonly headers = new Map<number, Record<string, string>>();
 
-  add(payload: unknown, ctx: Context): void {
-    if (payload === null || typeof payload !== 'object' || Buffer.isBuffer(payload)) return;
-    const p = payload as Record<string, unknown>;
-    if (typeof p['eventId'] === 'string') this.byEventId.set(p['eventId'], ctx);
-    const subject = subjectOf(p);
-    if (subject.agent) this.byAgent.set(subject.agent, ctx);
-    if (subject.task) this.byTask.set(subject.task, ctx);
+  constructor(
+    private readonly batch: readonly Delivered<unknown>[],
+    private readonly causes: readonly (SpanContext | undefined)[],
+    private readonly inject: (spanContext: SpanContext) => Record<string, string>,
+  ) {}
+
+  /** The trace headers of the message `payload` points at, or undefined. */
+  headersOf(payload: unknown): Record<string, string> | undefined {
+    const i = this.resolve(payload);
+    const cause = i === undefined ? undefined : this.causes[i];
+    if (i === undefined || !cause) return undefined;
+    let carrier = this.headers.get(i);
+    if (!carrier) this.headers.set(i, (carrier = this.inject(cause)));
+    return carrier;
   }
 
-  resolve(payload: unknown): Context | undefined {
+  private resolve(payload: unknown): number | undefined {
     if (payload === null || typeof payload !== 'object') return undefined;
     const p = payload as Record<string, unknown>;
+    const byEventId = (this.byEventId ??= this.indexByEventId());
     const ids: unknown[] = [p['eventId']];
     if (Array.isArray(p['deviationIds'])) ids.push(...p['deviationIds']);
     if (Array.isArray(p['deviations'])) ids.push(...p['deviations'].map((d) => (d as Record<string, unknown> | null)?.['eventId']));
@@ -108,12 +121,43 @@ class CauseIndex {
       if (typeof id !== 'string') continue;
       // The id itself, then the ids it extends: `<step>:<detector>:<level>` → `<step>:<detector>` → `<step>`.
       for (let end = id.length; end > 0; end = id.lastIndexOf(':', end - 1)) {
-        const found = this.byEventId.get(end === id.length ? id : id.slice(0, end));
-        if (found) return found;
+        const found = byEventId.get(end === id.length ? id : id.slice(0, end));
+        if (found !== undefined) return found;
       }
     }
     const subject = subjectOf(p);
-    return (subject.agent && this.byAgent.get(subject.agent)) || (subject.task && this.byTask.get(subject.task)) || undefined;
+    if (!subject.agent && !subject.task) return undefined;
+    const { agents, tasks } = (this.bySubject ??= this.indexBySubject());
+    return (subject.agent !== undefined ? agents.get(subject.agent) : undefined) ?? (subject.task !== undefined ? tasks.get(subject.task) : undefined);
+  }
+
+  /** Later messages win: the latest message of an id, agent or task is its cause. */
+  private indexByEventId(): Map<string, number> {
+    const index = new Map<string, number>();
+    this.eachTraced((p, i) => {
+      if (typeof p['eventId'] === 'string') index.set(p['eventId'], i);
+    });
+    return index;
+  }
+
+  private indexBySubject(): { agents: Map<string, number>; tasks: Map<string, number> } {
+    const agents = new Map<string, number>();
+    const tasks = new Map<string, number>();
+    this.eachTraced((p, i) => {
+      const subject = subjectOf(p);
+      if (subject.agent) agents.set(subject.agent, i);
+      if (subject.task) tasks.set(subject.task, i);
+    });
+    return { agents, tasks };
+  }
+
+  /** The object payloads that carried a trace context, in order. */
+  private eachTraced(visit: (payload: Record<string, unknown>, index: number) => void): void {
+    for (let i = 0; i < this.batch.length; i++) {
+      const payload = this.batch[i].payload;
+      if (!this.causes[i] || payload === null || typeof payload !== 'object' || Buffer.isBuffer(payload)) continue;
+      visit(payload as Record<string, unknown>, i);
+    }
   }
 }
 
@@ -150,7 +194,7 @@ export class TracedBus implements Bus {
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options: PublishOptions = {}): Promise<void> {
     if (payloads.length === 0) return this.inner.publish(topic, payloads, options);
     const active = otelContext.active();
-    const causes = active.getValue(CAUSES) as CauseIndex | undefined;
+    const causes = active.getValue(CAUSES) as BatchCauses | undefined;
     if (causes) return this.publishByCause(topic, payloads, options, causes, active);
     if (trace.getSpanContext(active)) {
       return this.inner.publish(topic, payloads, { ...options, headers: this.withContext(active, options.headers) });
@@ -161,11 +205,11 @@ export class TracedBus implements Bus {
       [SPAN_ATTRIBUTES.destination]: topic,
       [SPAN_ATTRIBUTES.operationType]: 'send',
       [SPAN_ATTRIBUTES.batchCount]: payloads.length,
-      ...(payloads.length === 1 ? payloadAttributes(payloads[0]) : {}),
     };
-    return this.tracer.startActiveSpan(`send ${topic}`, { kind: SpanKind.PRODUCER, attributes }, async (span) =>
-      ended(span, () => this.inner.publish(topic, payloads, { ...options, headers: this.withContext(otelContext.active(), options.headers) })),
-    );
+    return this.tracer.startActiveSpan(`send ${topic}`, { kind: SpanKind.PRODUCER, attributes }, async (span) => {
+      if (payloads.length === 1 && span.isRecording()) span.setAttributes(payloadAttributes(payloads[0]));
+      return ended(span, () => this.inner.publish(topic, payloads, { ...options, headers: this.withContext(otelContext.active(), options.headers) }));
+    });
   }
 
   publishRaw(topic: string, key: string | null, value: Buffer | string, headers?: Readonly<Record<string, string>>): Promise<void> {
@@ -190,30 +234,19 @@ export class TracedBus implements Bus {
     return this.inner.stop();
   }
 
-  /** The trace context a delivered message carries, or undefined. */
-  contextOf(headers: Readonly<Record<string, string>>): Context | undefined {
-    if (!headers['traceparent']) return undefined;
-    const extracted = this.propagator.extract(ROOT_CONTEXT, headers, getter);
-    return trace.getSpanContext(extracted) ? extracted : undefined;
-  }
-
   private async publishByCause<T extends TopicName>(
     topic: T,
     payloads: readonly PayloadOf<T>[],
     options: PublishOptions,
-    causes: CauseIndex,
-    fallback: Context,
+    causes: BatchCauses,
+    active: Context,
   ): Promise<void> {
-    // Each message carries the trace context of what caused it, in one publish call.
-    // Many payloads share a cause (a batch of one agent's steps, one publish of a generator): inject once per context.
-    const injected = new Map<Context, Record<string, string>>();
-    const headers = payloads.map((p) => {
-      const ctx = causes.resolve(p) ?? fallback;
-      let carrier = injected.get(ctx);
-      if (!carrier) injected.set(ctx, (carrier = this.withContext(ctx, undefined)));
-      return carrier;
-    });
-    await this.inner.publish(topic, payloads, { ...options, headersFor: (i) => ({ ...options.headersFor?.(i), ...headers[i] }) });
+    // Each message carries the trace context of what caused it, in one publish call; a payload that
+    // points at nothing in the batch continues the batch span.
+    let fallback: Record<string, string> | undefined;
+    const headers = payloads.map((p) => causes.headersOf(p) ?? (fallback ??= this.withContext(active, undefined)));
+    const own = options.headersFor;
+    await this.inner.publish(topic, payloads, { ...options, headersFor: own ? (i) => ({ ...own(i), ...headers[i] }) : (i) => headers[i] });
   }
 
   private withContext(ctx: Context, headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
@@ -229,14 +262,13 @@ export class TracedBus implements Bus {
 
   private traced<P>(topic: string, handler: BatchHandler<P>, options: SubscribeOptions): BatchHandler<P> {
     return async (batch) => {
-      const parents = batch.map((d) => this.contextOf(d.headers));
+      const parents = batch.map((d) => remoteParentOf(d.headers));
       const links: Link[] = [];
       const seen = new Set<string>();
       for (const parent of parents) {
-        const spanContext = parent && trace.getSpanContext(parent);
-        if (!spanContext || seen.has(spanContext.spanId)) continue;
-        seen.add(spanContext.spanId);
-        if (links.length < this.maxLinks) links.push({ context: spanContext });
+        if (!parent || seen.has(parent.spanId)) continue;
+        seen.add(parent.spanId);
+        if (links.length < this.maxLinks) links.push({ context: parent });
       }
       const attributes: Attributes = {
         [SPAN_ATTRIBUTES.messagingSystem]: this.system,
@@ -249,20 +281,21 @@ export class TracedBus implements Bus {
       };
       // A batch span is a root of its own: it belongs to no single producer's trace.
       await this.tracer.startActiveSpan(`process ${topic}`, { kind: SpanKind.CONSUMER, links, attributes, root: true }, ROOT_CONTEXT, async (batchSpan) => {
-        const causes = new CauseIndex();
+        // What each message causes continues from its per-event span if sampled, else from its producer.
+        const continued = parents.slice();
         const eventSpans: Span[] = [];
         for (let i = 0; i < batch.length; i++) {
           const parent = parents[i];
-          const parentSpan = parent && trace.getSpanContext(parent);
-          if (!parent || !parentSpan) continue;
-          let ctx = parent;
-          if (this.sampled(parentSpan)) {
-            const span = this.eventSpan(topic, batch[i], parent, batchSpan);
-            eventSpans.push(span);
-            ctx = trace.setSpan(parent, span);
-          }
-          causes.add(batch[i].payload, ctx);
+          if (!parent || !this.sampled(parent)) continue;
+          const span = this.eventSpan(topic, batch[i], parent, batchSpan);
+          eventSpans.push(span);
+          continued[i] = span.spanContext();
         }
+        const causes = new BatchCauses(
+          batch,
+          continued,
+          (spanContext) => this.withContext(trace.setSpanContext(ROOT_CONTEXT, spanContext), undefined),
+        );
         const handling = otelContext.active().setValue(CAUSES, causes);
         let failure: unknown;
         try {
@@ -280,7 +313,7 @@ export class TracedBus implements Bus {
     };
   }
 
-  private eventSpan<P>(topic: string, delivered: Delivered<P>, parent: Context, batchSpan: Span): Span {
+  private eventSpan<P>(topic: string, delivered: Delivered<P>, parent: SpanContext, batchSpan: Span): Span {
     const attributes: Attributes = {
       [SPAN_ATTRIBUTES.messagingSystem]: this.system,
       [SPAN_ATTRIBUTES.destination]: topic,
@@ -288,10 +321,45 @@ export class TracedBus implements Bus {
       [SPAN_ATTRIBUTES.partition]: String(delivered.partition),
       [SPAN_ATTRIBUTES.offset]: delivered.offset,
       ...(delivered.key !== null ? { [SPAN_ATTRIBUTES.messageKey]: delivered.key } : {}),
-      ...payloadAttributes(delivered.payload),
     };
-    return this.tracer.startSpan(`process ${topic} event`, { kind: SpanKind.CONSUMER, attributes, links: [{ context: batchSpan.spanContext() }] }, parent);
+    const links = [{ context: batchSpan.spanContext() }];
+    const span = this.tracer.startSpan(`process ${topic} event`, { kind: SpanKind.CONSUMER, attributes, links }, trace.setSpanContext(ROOT_CONTEXT, parent));
+    if (span.isRecording()) span.setAttributes(payloadAttributes(delivered.payload));
+    return span;
   }
+}
+
+/**
+ * The span context a delivered message carries, as the W3C propagator extracts it, without the Context
+ * and the wrapping span `extract` makes (per message, they were most of the cost of an unsampled one).
+ */
+export function remoteParentOf(headers: Readonly<Record<string, string>>): SpanContext | undefined {
+  const traceparent = headers['traceparent'];
+  if (!traceparent) return undefined;
+  const parent = plainTraceParent(traceparent) ?? remote(parseTraceParent(traceparent));
+  if (!parent) return undefined;
+  const tracestate = headers['tracestate'];
+  if (tracestate) parent.traceState = new TraceState(tracestate);
+  return parent;
+}
+
+/**
+ * The common traceparent (version 00, valid ids, nothing around it) read by slicing, without the
+ * capture groups of the general parser; undefined for any other header, which that parser decides.
+ */
+const PLAIN_TRACEPARENT = /^00-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/;
+
+function plainTraceParent(traceparent: string): SpanContext | undefined {
+  if (!PLAIN_TRACEPARENT.test(traceparent)) return undefined;
+  const traceId = traceparent.slice(3, 35);
+  const spanId = traceparent.slice(36, 52);
+  if (traceId === INVALID_TRACEID || spanId === INVALID_SPANID) return undefined;
+  return { traceId, spanId, traceFlags: Number.parseInt(traceparent.slice(53), 16), isRemote: true };
+}
+
+function remote(spanContext: SpanContext | null): SpanContext | null {
+  if (spanContext) spanContext.isRemote = true;
+  return spanContext;
 }
 
 async function ended(span: Span, work: () => Promise<void>): Promise<void> {

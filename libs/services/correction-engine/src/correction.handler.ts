@@ -36,8 +36,8 @@ export class CorrectionHandler {
   /** Whole batches: the ladder only needs to see each step, and one Nest call per batch is cheaper. */
   @BatchEventPattern('wayfinder.localized.v1')
   async onLocalized(@Payload() batch: LocalizedStep[]): Promise<void> {
+    this.metrics.stepsProcessed(batch.map((l) => l.step), 'correction-engine');
     for (const { step, position } of batch) {
-      this.metrics.stepProcessed(step, 'correction-engine');
       const map = await this.maps.get(step.tenantId, step.taskId);
       const before = this.engine.stats();
       this.ladder.onStep(step, position.method === 'unknown' ? undefined : position, map);

@@ -6,7 +6,7 @@
  * (seq/eventId), and a deviation published twice carries the same eventId, so nothing downstream
  * doubles. No per-event network round trip: at most three per batch.
  */
-import type { Deviation, LocalizedStep, StepEvent } from '@wayfinder/contracts';
+import type { Deviation, LocalizedStep } from '@wayfinder/contracts';
 import type { DetectionEngine } from '@wayfinder/detection';
 import type { AgentRef, DetectorStateStore } from './detector-state.store';
 
@@ -18,8 +18,6 @@ export class DetectorWorker {
     readonly engine: DetectionEngine,
     private readonly store: DetectorStateStore | undefined,
     private readonly publish: (deviations: Deviation[]) => Promise<void>,
-    /** Sees each step with the deviations it caused (metrics). */
-    private readonly observe?: (step: StepEvent, deviations: readonly Deviation[]) => void,
     /** Told when an agent's stored state cannot be read (its detection starts over). */
     private readonly onUnreadableState?: (agent: AgentRef) => void,
   ) {}
@@ -29,9 +27,7 @@ export class DetectorWorker {
     if (this.store) await this.restoreStale(agents);
     const deviations: Deviation[] = [];
     for (const { step, position } of batch) {
-      const caused = this.engine.onStep(step, position.method === 'unknown' ? undefined : position);
-      this.observe?.(step, caused);
-      for (const d of caused) deviations.push(d);
+      for (const d of this.engine.onStep(step, position.method === 'unknown' ? undefined : position)) deviations.push(d);
     }
     if (deviations.length > 0) await this.publish(deviations);
     if (this.store) await this.persist(agents);

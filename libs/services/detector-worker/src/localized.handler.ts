@@ -4,7 +4,7 @@
  * state restored from the store when another worker touched an agent since, deviations published, state
  * written back — then the bus commits. Time-based stagnation runs on a timer.
  */
-import { Controller, Inject, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import type { CognitiveMap, LocalizedStep } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
@@ -23,6 +23,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   readonly worker: DetectorWorker;
   private readonly maps: MapCache;
   private readonly metrics = navigationMetrics();
+  private readonly logger = new Logger('detector-worker');
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -42,7 +43,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
       this.engine,
       stateStore,
       (deviations) => this.bus.publish('wayfinder.deviations.v1', deviations),
-      (step, deviations) => this.metrics.detected(step, deviations),
+      (agent) => this.logger.warn(`unreadable detector state of ${agent.tenantId}/${agent.agentId}: its detection starts over`),
     );
   }
 
@@ -57,12 +58,14 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
 
   @BatchEventPattern('wayfinder.localized.v1')
   async onLocalized(@Payload() batch: LocalizedStep[]): Promise<void> {
+    const steps = batch.map((l) => l.step);
+    this.metrics.stepsProcessed(steps, 'detector-worker');
     for (const { step, position } of batch) {
-      this.metrics.stepProcessed(step, 'detector-worker');
       // A localized position means the task has a map: load it so budgets and step times apply.
       if (position.method !== 'unknown') await this.maps.get(step.tenantId, step.taskId);
     }
-    await this.worker.handleBatch(batch);
+    const deviations = await this.worker.handleBatch(batch);
+    this.metrics.detected(steps, deviations);
   }
 
   @EventPattern('wayfinder.maps.v1')
@@ -72,7 +75,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
 
   async tick(nowMs: number): Promise<void> {
     const deviations = this.engine.tick(nowMs);
-    for (const deviation of deviations) this.metrics.deviation(deviation);
+    this.metrics.deviations(deviations);
     if (deviations.length > 0) await this.bus.publish('wayfinder.deviations.v1', deviations);
   }
 }

@@ -60,8 +60,8 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
   async onSteps(@Payload() steps: StepEvent[]): Promise<void> {
     const out: LocalizedStep[] = [];
     const now = Date.now();
+    this.metrics.stepsProcessed(steps, 'state-localizer');
     for (const step of steps) {
-      this.metrics.stepProcessed(step, 'state-localizer');
       const map = await this.maps.get(step.tenantId, step.taskId);
       if (map) {
         // Steps of this task still waiting (the map came through the store): they go first, in order.
