@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..', '..');
+/** USER_HZ of /proc/<pid>/stat: 100 on Linux on every architecture Node supports. */
+const CLOCK_TICKS_PER_SEC = 100;
 
 export interface WayfinderChild {
   readonly child: ChildProcess;
@@ -18,6 +20,8 @@ export interface WayfinderChild {
   output(): string;
   /** Resident memory of the process now, in bytes (Linux /proc; undefined elsewhere or after exit). */
   rssBytes(): number | undefined;
+  /** CPU time (user + system) the process has used so far, in seconds (Linux /proc). */
+  cpuSeconds(): number | undefined;
   /** With `memoryProbe`: process.memoryUsage() after a full collection in the child. */
   retainedMemory(): Promise<NodeJS.MemoryUsage>;
 }
@@ -67,6 +71,16 @@ export function startWayfinderChild(options: ChildOptions): WayfinderChild {
     ready,
     exited,
     output: () => log,
+    cpuSeconds() {
+      try {
+        // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+        const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SEC;
+      } catch {
+        return undefined;
+      }
+    },
     retainedMemory() {
       if (!options.memoryProbe) return Promise.reject(new Error('started without memoryProbe'));
       const reading = new Promise<NodeJS.MemoryUsage>((resolve) => probes.push(resolve));

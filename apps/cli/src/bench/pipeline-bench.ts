@@ -5,6 +5,8 @@
  * throughput, step → correction latency, and consumer lag. The child process keeps the load generator's
  * CPU apart from the pipeline's; on a 2-core machine both share the cores with the broker.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
 import type { StepEvent } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
@@ -19,6 +21,8 @@ export interface PipelineBenchOptions {
   /** Share of agents stuck in a loop (they produce deviations and corrections). */
   loopingShare: number;
   partitions: number;
+  /** Traces and metrics on in the pipeline, exported over OTLP/HTTP to a sink in this process. */
+  telemetry?: boolean;
 }
 
 export interface PipelineBenchResult {
@@ -38,12 +42,21 @@ export interface PipelineBenchResult {
   lagMax: number;
   lagEnd: number;
   drainSec: number;
+  /** CPU time of the pipeline process per step, from the start of the load until it caught up. */
+  pipelineCpuMicrosPerStep: number | null;
+  /** With --telemetry: OTLP requests and bytes the sink received (traces and metrics). */
+  telemetryExports?: { requests: number; bytes: number };
 }
 
 export async function runPipelineBench(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
   const prefix = `bench-${Date.now().toString(36)}.`;
   await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
-  const pipeline = startWayfinderChild({ brokers: options.brokers, prefix });
+  const sink = options.telemetry ? await startOtlpSink() : undefined;
+  const pipeline = startWayfinderChild({
+    brokers: options.brokers,
+    prefix,
+    env: sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_METRIC_EXPORT_INTERVAL: '5000' } : { OTEL_SDK_DISABLED: 'true' },
+  });
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
   let corrections = 0;
@@ -102,6 +115,7 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     let published = 0;
     let lagMax = 0;
     const started = Date.now();
+    const cpuAtStart = pipeline.cpuSeconds();
     const deadline = started + options.durationSec * 1000;
     let nextLagCheck = started + 1000;
     let agent = 0;
@@ -139,6 +153,8 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
       state = await lagNow();
     }
     const drainSec = (Date.now() - drainStart) / 1000;
+    const cpuAtEnd = pipeline.cpuSeconds();
+    const cpuSeconds = cpuAtStart !== undefined && cpuAtEnd !== undefined ? cpuAtEnd - cpuAtStart : undefined;
     latencies.sort((a, b) => a - b);
     deviationLatencies.sort((a, b) => a - b);
     const pctOf = (values: number[], p: number) => (values.length ? values[Math.min(values.length - 1, Math.floor(p * values.length))] : null);
@@ -159,12 +175,35 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
       lagMax: Math.max(lagMax, atEnd.lag),
       lagEnd: state.lag,
       drainSec: Math.round(drainSec * 10) / 10,
+      pipelineCpuMicrosPerStep: cpuSeconds !== undefined && published > 0 ? Math.round((cpuSeconds * 1e6) / published) : null,
+      ...(sink ? { telemetryExports: sink.received() } : {}),
     };
   } finally {
     await stopChild(pipeline);
+    await sink?.close();
     await bus.stop().catch(() => undefined);
     await admin.disconnect().catch(() => undefined);
   }
+}
+
+/** Accepts OTLP/HTTP exports (any path) and counts them: the cost of exporting, without a collector. */
+async function startOtlpSink(): Promise<{ url: string; received(): { requests: number; bytes: number }; close(): Promise<void> }> {
+  let requests = 0;
+  let bytes = 0;
+  const server = createServer((req, res) => {
+    req.on('data', (chunk: Buffer) => void (bytes += chunk.length));
+    req.on('end', () => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received: () => ({ requests, bytes }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A healthy agent reads distinct files; a looping one retries the same locked file. */

@@ -14,7 +14,7 @@ import { UsageError } from '../command';
 import { intOption, numberOption, parseCommandArgs } from '../args';
 
 const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--state-agents N]
-       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N]
+       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry]
        wayfinder bench worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N]
        wayfinder bench failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
 
@@ -32,6 +32,8 @@ step → correction latency and consumer lag.
   --duration S       seconds of load (default 30)
   --looping-share R  share of agents stuck in a loop, 0..1 (default 0.1)
   --partitions N     partitions of the per-agent topics (default 12)
+  --telemetry        traces and metrics on in the pipeline, exported over OTLP to a local sink
+                     (off: OTEL_SDK_DISABLED); compare pipelineCpuMicrosPerStep with and without
 
 worker-memory: one detector worker process fed localized steps for a fleet: memory it adds (RSS).
   --agents N         agents (default 100000)
@@ -74,6 +76,7 @@ export const benchCommand: Command = {
       partitions: { type: 'string' },
       steps: { type: 'string' },
       'session-timeout': { type: 'string' },
+      telemetry: { type: 'boolean' },
     });
     const [which, ...extra] = positionals;
     const benchmarks = ['detectors', 'pipeline', 'worker-memory', 'failover'];
@@ -121,7 +124,7 @@ export const benchCommand: Command = {
       const { runFailoverBench } = await import('../bench/scale-bench');
       results = await runFailoverBench(failoverOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else {
-      only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions']);
+      only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions', 'telemetry']);
       const loopingShare = numberOption(values['looping-share'], 'looping-share', 0.1);
       if (loopingShare > 1) throw new UsageError(`--looping-share must be a number between 0 and 1, got '${values['looping-share']}'`);
       const pipelineOptions = {
@@ -131,6 +134,7 @@ export const benchCommand: Command = {
         durationSec: intOption(values.duration, 'duration', 30),
         loopingShare,
         partitions: intOption(values.partitions, 'partitions', 12),
+        telemetry: values.telemetry === true,
       };
       options = pipelineOptions;
       const { runPipelineBench } = await import('../bench/pipeline-bench');

@@ -31,6 +31,10 @@ export const WayfinderConfig = z.object({
   /** How long the group waits for a silent member before moving its partitions (failover time). */
   kafkaSessionTimeoutMs: z.coerce.number().int().min(6_000).max(300_000),
   profile: z.enum(['balanced', 'strict', 'lenient', 'openclaw']),
+  /** Share of traces (by trace id) with per-event spans on every hop, and carried on between hops. */
+  traceSampleRatio: z.coerce.number().min(0).max(1),
+  /** Carry only sampled traces between hops (default), or every trace (a header on every message). */
+  tracePropagation: z.enum(['sampled', 'all']),
 });
 export type WayfinderConfig = z.infer<typeof WayfinderConfig>;
 
@@ -54,6 +58,8 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   topicPrefix: 'WAYFINDER_TOPIC_PREFIX',
   kafkaSessionTimeoutMs: 'WAYFINDER_KAFKA_SESSION_TIMEOUT_MS',
   profile: 'WAYFINDER_PROFILE',
+  traceSampleRatio: 'WAYFINDER_TRACE_SAMPLE_RATIO',
+  tracePropagation: 'WAYFINDER_TRACE_PROPAGATION',
 };
 
 export type ConfigOverrides = Partial<Record<'mode' | 'services' | 'kafka' | 'redis' | 'qdrant' | 'port', string>>;
@@ -76,6 +82,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     topicPrefix: env.WAYFINDER_TOPIC_PREFIX ?? '',
     kafkaSessionTimeoutMs: env.WAYFINDER_KAFKA_SESSION_TIMEOUT_MS ?? '10000',
     profile: env.WAYFINDER_PROFILE ?? 'balanced',
+    traceSampleRatio: env.WAYFINDER_TRACE_SAMPLE_RATIO ?? String(1 / 64),
+    tracePropagation: env.WAYFINDER_TRACE_PROPAGATION ?? 'sampled',
   };
   const result = WayfinderConfig.safeParse(raw);
   if (result.success) return result.data;

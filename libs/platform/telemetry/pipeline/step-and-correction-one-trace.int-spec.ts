@@ -61,7 +61,7 @@ describe('one trace from step to correction over Kafka', () => {
     const bus = new TracedBus(new KafkaBus({ brokers, topicPrefix, clientId: 'trace-it' }), { eventSampleRatio: 1 });
     bus.subscribe('wayfinder.deviations.v1', async (batch) => void deviations.push(...batch), { groupId: 'observer' });
     bus.subscribe('wayfinder.corrections.v1', async (batch) => void corrections.push(...batch), { groupId: 'observer' });
-    running = await startServices(loadConfig({}), { bus, logger: false });
+    running = await startServices(loadConfig({ WAYFINDER_TRACE_SAMPLE_RATIO: '1' }), { bus, logger: false });
 
     await bus.publish('wayfinder.tasks.v1', [taskSpec('acme', 'report')]);
     let mapReady = false;

@@ -47,8 +47,13 @@ function traceIdOf(headers: Readonly<Record<string, string>>): string | undefine
   return /^00-([0-9a-f]{32})-[0-9a-f]{16}-0[01]$/.exec(headers['traceparent'] ?? '')?.[1];
 }
 
-async function runPipeline(eventSampleRatio: number, agentId: string, steps: number): Promise<{ corrections: Delivered<Correction>[]; sendTraces: Map<string, string> }> {
-  const bus = new TracedBus(new InProcessBus(), { eventSampleRatio, system: 'in-process' });
+async function runPipeline(
+  eventSampleRatio: number,
+  agentId: string,
+  steps: number,
+  propagation: 'sampled' | 'all' = 'sampled',
+): Promise<{ corrections: Delivered<Correction>[]; sendTraces: Map<string, string> }> {
+  const bus = new TracedBus(new InProcessBus(), { eventSampleRatio, system: 'in-process', propagation });
   const corrections: Delivered<Correction>[] = [];
   // A batch handler publishing once for the whole batch (payloads of several traces in one call).
   bus.subscribe('wayfinder.steps.v1', async (batch) => {
@@ -128,14 +133,20 @@ describe('TracedBus', () => {
     expect(new Set(correctionEvents.map((s) => s.spanContext().traceId))).toEqual(new Set(send.keys()));
   });
 
-  it('creates no per-event span when sampling is off, and the trace still crosses every hop', async () => {
+  it('creates no per-event span for unsampled traces, and carries them on only with propagation "all"', async () => {
     spans.reset();
-    const { corrections, sendTraces } = await runPipeline(0, 'b1', 2);
+    const all = await runPipeline(0, 'b1', 2, 'all');
     expect(spans.getFinishedSpans().filter((s) => s.name.endsWith(' event'))).toEqual([]);
-    expect(corrections).toHaveLength(2);
-    for (const delivered of corrections) {
-      expect(traceIdOf(delivered.headers)).toBe(sendTraces.get(delivered.payload.deviationIds[0].split(':')[0]));
+    expect(all.corrections).toHaveLength(2);
+    for (const delivered of all.corrections) {
+      expect(traceIdOf(delivered.headers)).toBe(all.sendTraces.get(delivered.payload.deviationIds[0].split(':')[0]));
     }
+    // The default: an unsampled trace records nothing past its first hop, so nothing carries it on.
+    const sampledOnly = await runPipeline(0, 'b2', 2);
+    expect(sampledOnly.corrections).toHaveLength(2);
+    for (const delivered of sampledOnly.corrections) expect(delivered.headers['traceparent']).toBeUndefined();
+    const firstHop = spans.getFinishedSpans().filter((s) => s.name === 'process wayfinder.steps.v1').at(-1)!;
+    expect(new Set(firstHop.links.map((l) => l.context.traceId))).toEqual(new Set(sampledOnly.sendTraces.values()));
   });
 
   it('continues the active trace when publishing inside a span, and records a failed batch on its span', async () => {

@@ -95,8 +95,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     metricExporters.length > 0
       ? new PeriodicExportingMetricReader({
           exporter: metricExporters.length === 1 ? metricExporters[0] : new FanOutMetricExporter(metricExporters),
-          exportIntervalMillis: positiveInt(env['OTEL_METRIC_EXPORT_INTERVAL']) ?? 60_000,
-          exportTimeoutMillis: positiveInt(env['OTEL_METRIC_EXPORT_TIMEOUT']) ?? 30_000,
+          ...metricExportTimes(env),
         })
       : undefined;
   const sdk = new NodeSDK({
@@ -138,4 +137,15 @@ function positiveInt(value: string | undefined): number | undefined {
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
+}
+
+/**
+ * OTEL_METRIC_EXPORT_INTERVAL and _TIMEOUT (defaults 60 s and 30 s). The reader refuses a timeout longer
+ * than the interval, so a short interval alone (e.g. 5 s for a demo) caps the default timeout at it
+ * rather than stopping the process at boot.
+ */
+export function metricExportTimes(env: Readonly<Record<string, string | undefined>>): { exportIntervalMillis: number; exportTimeoutMillis: number } {
+  const exportIntervalMillis = positiveInt(env['OTEL_METRIC_EXPORT_INTERVAL']) ?? 60_000;
+  const timeout = positiveInt(env['OTEL_METRIC_EXPORT_TIMEOUT']);
+  return { exportIntervalMillis, exportTimeoutMillis: Math.min(timeout ?? 30_000, exportIntervalMillis) };
 }

@@ -19,6 +19,10 @@
  *   under `eventSampleRatio`, and what it causes continues from that span. The choice is a function of
  *   the trace id, so a sampled trace has its per-event spans on every hop and an unsampled one costs no
  *   span anywhere (DESIGN §7 "no per-event span on the hot path"). The span covers its batch's handling.
+ * - propagation follows the same choice (`propagation: 'sampled'`, the default): what a handler publishes
+ *   carries a traceparent only when the trace it continues is sampled. An unsampled trace records no span
+ *   past its first hop anyway, and a header on every message was most of tracing's per-event cost on
+ *   Kafka (encoded and decoded on every hop; BENCHMARKS.md). `propagation: 'all'` carries every trace.
  *
  * Per unsampled message the bus only parses its traceparent, for the batch span's links and the
  * sampling choice. The index of causes is built on the handler's first publish, a message's headers are
@@ -80,6 +84,8 @@ export interface TracedBusOptions {
   readonly eventSampleRatio?: number;
   /** Producer links on a batch span (default 128; the count of all is an attribute). */
   readonly maxLinks?: number;
+  /** Which traces a handler's publishes carry on: only sampled ones (default), or all. */
+  readonly propagation?: 'sampled' | 'all';
 }
 
 const setter: TextMapSetter<Record<string, string>> = { set: (carrier, key, value) => void (carrier[key] = value) };
@@ -89,6 +95,8 @@ const setter: TextMapSetter<Record<string, string>> = { set: (carrier, key, valu
  * with the span context what it causes continues from (its per-event span's, else its producer's).
  * Indexed on the first lookup: a handler that publishes nothing pays nothing per message for it.
  */
+const NO_CAUSE = Symbol('no cause in the batch');
+
 class BatchCauses {
   private byEventId?: Map<string, number>;
   private bySubject?: { agents: Map<string, number>; tasks: Map<string, number> };
@@ -98,13 +106,18 @@ class BatchCauses {
     private readonly batch: readonly Delivered<unknown>[],
     private readonly causes: readonly (SpanContext | undefined)[],
     private readonly inject: (spanContext: SpanContext) => Record<string, string>,
+    private readonly propagates: (spanContext: SpanContext) => boolean,
   ) {}
 
-  /** The trace headers of the message `payload` points at, or undefined. */
-  headersOf(payload: unknown): Record<string, string> | undefined {
+  /**
+   * The trace headers of the message `payload` points at; undefined when that message carried no trace
+   * or its trace is not propagated; NO_CAUSE when it points at nothing in the batch.
+   */
+  headersOf(payload: unknown): Record<string, string> | undefined | typeof NO_CAUSE {
     const i = this.resolve(payload);
-    const cause = i === undefined ? undefined : this.causes[i];
-    if (i === undefined || !cause) return undefined;
+    if (i === undefined) return NO_CAUSE;
+    const cause = this.causes[i];
+    if (!cause || !this.propagates(cause)) return undefined;
     let carrier = this.headers.get(i);
     if (!carrier) this.headers.set(i, (carrier = this.inject(cause)));
     return carrier;
@@ -178,6 +191,7 @@ export class TracedBus implements Bus {
   private readonly system: string;
   private readonly sampleBelow: number;
   private readonly maxLinks: number;
+  private readonly propagateAll: boolean;
   private readonly propagator = new W3CTraceContextPropagator();
 
   constructor(
@@ -189,6 +203,7 @@ export class TracedBus implements Bus {
     const ratio = Math.min(1, Math.max(0, options.eventSampleRatio ?? 1 / 64));
     this.sampleBelow = ratio * 0x1_0000_0000;
     this.maxLinks = options.maxLinks ?? 128;
+    this.propagateAll = options.propagation === 'all';
   }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options: PublishOptions = {}): Promise<void> {
@@ -242,9 +257,18 @@ export class TracedBus implements Bus {
     active: Context,
   ): Promise<void> {
     // Each message carries the trace context of what caused it, in one publish call; a payload that
-    // points at nothing in the batch continues the batch span.
-    let fallback: Record<string, string> | undefined;
-    const headers = payloads.map((p) => causes.headersOf(p) ?? (fallback ??= this.withContext(active, undefined)));
+    // points at nothing in the batch continues the batch span. Unpropagated traces carry nothing.
+    let fallback: Record<string, string> | undefined | null = null;
+    const batchContext = () => {
+      const span = trace.getSpanContext(active);
+      return span && (this.propagateAll || this.sampled(span)) ? this.withContext(active, undefined) : undefined;
+    };
+    const headers = payloads.map((p) => {
+      const found = causes.headersOf(p);
+      if (found !== NO_CAUSE) return found;
+      if (fallback === null) fallback = batchContext();
+      return fallback;
+    });
     const own = options.headersFor;
     await this.inner.publish(topic, payloads, { ...options, headersFor: own ? (i) => ({ ...own(i), ...headers[i] }) : (i) => headers[i] });
   }
@@ -295,6 +319,7 @@ export class TracedBus implements Bus {
           batch,
           continued,
           (spanContext) => this.withContext(trace.setSpanContext(ROOT_CONTEXT, spanContext), undefined),
+          (spanContext) => this.propagateAll || this.sampled(spanContext),
         );
         const handling = otelContext.active().setValue(CAUSES, causes);
         let failure: unknown;

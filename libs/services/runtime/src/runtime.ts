@@ -128,7 +128,8 @@ async function start(
     checks.redis = redisCheck(connection);
   }
   const system = config.mode === 'embedded' ? 'in-process' : 'kafka';
-  const bus = new TracedBus(rawBus, { system });
+  const tracing = { system, eventSampleRatio: config.traceSampleRatio, propagation: config.tracePropagation };
+  const bus = new TracedBus(rawBus, tracing);
   const metrics = navigationMetrics();
   const policyBook = new PolicyBook(config.profile);
 
@@ -144,7 +145,7 @@ async function start(
     // Its own bus client and consumer group: it is an HTTP app with a transport of its own.
     const memoryBus = config.mode === 'embedded' ? new InProcessBus({ broker: (rawBus as InProcessBus).broker }) : makeBus('memory');
     memory = await startMemoryService({
-      bus: new TracedBus(memoryBus, { system }),
+      bus: new TracedBus(memoryBus, tracing),
       stores: memoryStores({ mode: config.mode, redis, qdrantUrl: config.qdrantUrl, dimension: embedder.dimension }),
       mapStore,
       embedder,
