@@ -20,6 +20,13 @@ function boundaryErrors(filePath: string, code: string): string[] {
 }
 
 describe('module boundaries', () => {
+  beforeAll(() => {
+    // The Nx rule reads the cached project graph and skips itself without one (a fresh clone before
+    // any nx command): compute it first, so this spec does not depend on lint having run before it.
+    const graph = spawnSync(process.execPath, [join(root, 'node_modules/nx/bin/nx.js'), 'show', 'projects'], { cwd: root, encoding: 'utf8', env: { ...process.env, NX_DAEMON: 'false' } });
+    if (graph.status !== 0) throw new Error(`nx could not compute the project graph:\n${graph.stderr}`);
+  }, 120_000);
+
   it('fail a domain lib that imports @nestjs/common, kafkajs, ioredis or node:fs', () => {
     const code = [
       "import { Injectable } from '@nestjs/common';",
