@@ -1,9 +1,12 @@
 /**
- * `wayfinder bench pipeline` (issue: fleet pipeline): drives the real Kafka pipeline — task-parser,
- * state-localizer, detector-worker and correction-engine co-located in a child process, as `wayfinder
- * start --mode distributed` runs them — with a synthetic fleet from this process, and reports sustained
- * throughput, step → correction latency, and consumer lag. The child process keeps the load generator's
- * CPU apart from the pipeline's; on a 2-core machine both share the cores with the broker.
+ * `wayfinder bench pipeline` (issue: fleet pipeline): drives the real Kafka pipeline — every service
+ * (task-parser, state-localizer, detector-worker, correction-engine, memory) co-located in a child
+ * process, each in its own consumer group, as `wayfinder start --mode distributed` runs them — with a
+ * synthetic fleet from this process, and reports sustained throughput, step → correction latency,
+ * consumer lag and the pipeline process's CPU time per step. The child process keeps the load
+ * generator's CPU apart from the pipeline's; on a 2-core machine both share the cores with the broker.
+ * `--telemetry` turns traces and metrics on in the pipeline, exported over OTLP to a sink in this
+ * process; without it the pipeline runs with OTEL_SDK_DISABLED, so the two CPU figures give the cost.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
