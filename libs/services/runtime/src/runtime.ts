@@ -8,10 +8,12 @@
  * mode consumer lag is measured and /health/live and /health/ready are served.
  */
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Module, type DynamicModule, type INestMicroservice, type LoggerService, type Provider, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
-import { TOPIC_NAMES } from '@wayfinder/contracts';
+import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
 import { BusTransport, InProcessBus, KafkaBus, type Bus } from '@wayfinder/bus';
 import type { ServiceName, WayfinderConfig } from '@wayfinder/config';
 import { HashingEmbedder } from '@wayfinder/embeddings';
@@ -161,6 +163,8 @@ async function start(
   // (one producer) and the stores: co-located services consume exactly as they would deployed alone, each
   // hop has its own fetch loop, and a service can move to another process without losing its offsets.
   const apps: INestMicroservice[] = [];
+  // Distributed: every process reads the compacted topics (maps, policies) whole, in a group of its own.
+  const instanceId = config.mode === 'distributed' ? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}` : undefined;
   if (streamServices.length > 0) {
     monitorDeadLetters(bus, metrics);
     // The bus stops first (in-flight batches finish and are committed), then the apps close.
@@ -179,7 +183,7 @@ async function start(
       class WayfinderServiceModule {}
 
       const created = await NestFactory.createMicroservice(WayfinderServiceModule, {
-        strategy: new BusTransport(bus, { groupId: serviceGroupId(config, service), maxBatchSize: 1_000, stopBusOnClose: false }),
+        strategy: new BusTransport(bus, { groupId: serviceGroupId(config, service), maxBatchSize: 1_000, stopBusOnClose: false, instanceId }),
         logger: options.logger ?? ['error', 'warn'],
       });
       apps.push(created);
@@ -189,7 +193,8 @@ async function start(
     if (config.mode === 'distributed') {
       const groups = streamServices.map((s) => ({
         groupId: serviceGroupId(config, s),
-        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t)),
+        // Lag of the service's own group; the compacted topics are read by per-instance groups.
+        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted),
       }));
       const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, topicPrefix: config.topicPrefix, groups });
       metrics.observeConsumerLag(lag.readings);

@@ -17,6 +17,13 @@ export interface BusTransportOptions {
   readonly maxBatchSize?: number;
   /** Whether close() also stops the bus (default true; false when the bus is shared with other code). */
   readonly stopBusOnClose?: boolean;
+  /**
+   * This instance's id, when several instances of the service share its group (distributed mode). The
+   * compacted topics (maps, policies) are then read whole by every instance, from the beginning, in a
+   * group of its own (`<groupId>.<instanceId>`): each instance needs every tenant's policy and every
+   * task's map, not the share of partitions the service's group would give it.
+   */
+  readonly instanceId?: string;
 }
 
 type Listener = (...args: unknown[]) => void;
@@ -88,7 +95,10 @@ export class BusTransport extends Server implements CustomTransportStrategy {
   }
 
   private subscribePattern(pattern: string): void {
-    const subscribeOptions = { groupId: this.options.groupId, maxBatchSize: this.options.maxBatchSize };
+    const broadcast = this.options.instanceId !== undefined && pattern in TOPICS && TOPICS[pattern as TopicName].compacted;
+    const subscribeOptions = broadcast
+      ? { groupId: `${this.options.groupId}.${this.options.instanceId}`, maxBatchSize: this.options.maxBatchSize, fromBeginning: true }
+      : { groupId: this.options.groupId, maxBatchSize: this.options.maxBatchSize };
     // Work that succeeded before a later message failed is not handed to Nest again when the bus retries
     // the batch: handlers see a message twice only across a process restart. Keys are per handler.
     const done = new Set<string>();
