@@ -7,7 +7,7 @@
  * retry pauses, and a stop finishes the in-flight chunk and commits it before leaving the group.
  */
 import { dlqTopicOf, keyOf, type PayloadOf, type TopicName } from '@wayfinder/contracts';
-import { Kafka, logLevel as LogLevel, Partitioners, type Consumer, type EachBatchPayload, type LogEntry, type Message, type Producer } from 'kafkajs';
+import { Kafka, logLevel as LogLevel, PartitionAssigners, Partitioners, type Consumer, type EachBatchPayload, type LogEntry, type Message, type Producer } from 'kafkajs';
 import {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_RETRY_POLICY,
@@ -18,6 +18,7 @@ import {
   type RetryPolicy,
   type SubscribeOptions,
 } from './bus';
+import { coPartitionedAssigner } from './co-partitioned-assigner';
 import { deadLetterHeaders, encodePayload, headersToStrings, messageOf } from './codec';
 import { deliverBatch, type DeadLetter, type RawRecord, type Subscription } from './delivery';
 
@@ -233,6 +234,8 @@ export class KafkaBus implements Bus {
       heartbeatInterval: this.options.heartbeatIntervalMs ?? 3_000,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: 500,
+      // Co-partitioned first; round-robin second, so a group mid-upgrade from an older build still agrees.
+      partitionAssigners: [coPartitionedAssigner, PartitionAssigners.roundRobin],
     });
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
     consumer.on(consumer.events.CRASH, (event) => {
