@@ -3,7 +3,7 @@
  * milestone (corrections and rollbacks used, the open episode, the last rung used per pattern for
  * relapses), pending self-heal watches, and the bounded history an escalation report needs.
  */
-import type { Correction, Deviation } from '@wayfinder/contracts';
+import type { Correction, Deviation, Escalation } from '@wayfinder/contracts';
 import type { Rung } from './ladder';
 import type { ProgressMark, SelfHealOutcome } from './self-heal';
 
@@ -52,6 +52,8 @@ export interface AgentLadder {
   deviations: Deviation[];
   corrections: Correction[];
   seenDeviationIds: Set<string>;
+  /** What the latest deviations that caused something got, by deviation id, to give a redelivery again. */
+  decisions: Map<string, { corrections: Correction[]; escalations: Escalation[] }>;
   watches: SelfHealWatch[];
   /** Outcomes decided outside onStep (e.g. at a freeze), handed out by the next onStep. */
   pendingOutcomes: SelfHealOutcome[];
@@ -74,6 +76,7 @@ export function newAgentLadder(tenantId: string, agentId: string, taskId: string
     deviations: [],
     corrections: [],
     seenDeviationIds: new Set(),
+    decisions: new Map(),
     watches: [],
     pendingOutcomes: [],
   };
@@ -98,6 +101,18 @@ export function rememberDeviation(agent: AgentLadder, deviation: Deviation): boo
   }
   pushBounded(agent.deviations, deviation, MAX_REPORTED_DEVIATIONS);
   return true;
+}
+
+/** Decisions kept per agent for redeliveries (a batch is redelivered soon after it failed, or never). */
+const MAX_REMEMBERED_DECISIONS = 8;
+
+export function rememberDecision(agent: AgentLadder, deviationId: string, decision: { corrections: Correction[]; escalations: Escalation[] }): void {
+  if (decision.corrections.length === 0 && decision.escalations.length === 0) return;
+  agent.decisions.set(deviationId, decision);
+  if (agent.decisions.size > MAX_REMEMBERED_DECISIONS) {
+    const oldest = agent.decisions.keys().next().value;
+    if (oldest !== undefined) agent.decisions.delete(oldest);
+  }
 }
 
 export function pushBounded<T>(list: T[], item: T, max: number): void {

@@ -28,6 +28,7 @@ import {
   type MilestoneLadder,
   newAgentLadder,
   pushBounded,
+  rememberDecision,
   rememberDeviation,
   type SelfHealWatch,
 } from './agent-ladder';
@@ -54,6 +55,11 @@ export interface CorrectionStats {
 export interface CorrectionDecision {
   corrections: Correction[];
   escalations: Escalation[];
+  /**
+   * True for a redelivered deviation: the decision it got the first time, with the same event ids, so a
+   * publish that failed is retried and nothing is decided twice. Already counted.
+   */
+  replayed?: boolean;
 }
 
 /** A correction cites at most this many deviations (the ones since the previous correction). */
@@ -104,9 +110,19 @@ export class CorrectionEngine {
 
   /** Feed a deviation; returns the corrections (and escalations) it causes now (possibly none). */
   onDeviation(deviation: Deviation, ctx: CorrectionContext): CorrectionDecision {
-    const none: CorrectionDecision = { corrections: [], escalations: [] };
     const agent = this.agentFor(deviation.tenantId, deviation.agentId, deviation.taskId, deviation.runId);
-    if (!rememberDeviation(agent, deviation) || agent.frozen) return none;
+    if (!rememberDeviation(agent, deviation)) {
+      const earlier = agent.decisions.get(deviation.eventId);
+      return { corrections: earlier?.corrections ?? [], escalations: earlier?.escalations ?? [], replayed: true };
+    }
+    const decision = this.decide(agent, deviation, ctx);
+    rememberDecision(agent, deviation.eventId, decision);
+    return decision;
+  }
+
+  private decide(agent: AgentLadder, deviation: Deviation, ctx: CorrectionContext): CorrectionDecision {
+    const none: CorrectionDecision = { corrections: [], escalations: [] };
+    if (agent.frozen) return none;
     const milestoneId = agent.mark?.milestoneId ?? evidenceMilestone(deviation);
     const key = milestoneId ?? '';
     const ladder = milestoneLadder(agent, key);

@@ -21,6 +21,8 @@ export interface DetectionStage {
 export interface CorrectionOutcome {
   corrections: Correction[];
   escalations: Escalation[];
+  /** The decision a redelivered deviation got the first time (same event ids), already counted. */
+  replayed?: boolean;
 }
 
 /** The correction ladder for every agent. */

@@ -45,22 +45,27 @@ export class CorrectionHandler {
     }
   }
 
-  /** One publish of corrections and one of escalations per batch; counted once the bus accepted them. */
+  /**
+   * One publish of corrections and one of escalations per batch. A redelivered deviation (its batch failed
+   * before) gets its first decision again, published again with the same event ids in case that publish
+   * was what failed; decisions are counted once, when first made.
+   */
   @BatchEventPattern('wayfinder.deviations.v1')
   async onDeviations(@Payload() batch: Deviation[]): Promise<void> {
-    const corrections: Array<{ correction: Correction; deviation: Deviation }> = [];
+    const corrections: Correction[] = [];
     const escalations: Escalation[] = [];
     for (const deviation of batch) {
       const map = await this.maps.get(deviation.tenantId, deviation.taskId);
       const before = this.engine.stats();
       const decided = this.ladder.onDeviation(deviation, map);
       this.metrics.selfHealBetween(deviation.tenantId, before, this.engine.stats());
-      for (const correction of decided.corrections) corrections.push({ correction, deviation });
+      corrections.push(...decided.corrections);
       escalations.push(...decided.escalations);
+      if (decided.replayed) continue;
+      for (const correction of decided.corrections) this.metrics.correction(correction, deviation);
+      for (const escalation of decided.escalations) this.metrics.escalation(escalation);
     }
-    if (corrections.length > 0) await this.bus.publish('wayfinder.corrections.v1', corrections.map((c) => c.correction));
+    if (corrections.length > 0) await this.bus.publish('wayfinder.corrections.v1', corrections);
     if (escalations.length > 0) await this.bus.publish('wayfinder.escalations.v1', escalations);
-    for (const { correction, deviation } of corrections) this.metrics.correction(correction, deviation);
-    for (const escalation of escalations) this.metrics.escalation(escalation);
   }
 }
