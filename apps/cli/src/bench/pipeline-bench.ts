@@ -10,10 +10,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Kafka, logLevel } from 'kafkajs';
 import type { StepEvent } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { startWayfinderChild, stopChild } from './child';
+import { benchAdmin, committedCount, endCount } from './offsets';
 
 export interface PipelineBenchOptions {
   brokers: string[];
@@ -82,7 +82,7 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
       if (t !== undefined) deviationLatencies.push(now - t);
     }
   }, { groupId: 'bench-observer', fromBeginning: true });
-  const admin = new Kafka({ clientId: 'bench-admin', brokers: options.brokers, logLevel: logLevel.NOTHING }).admin();
+  const admin = benchAdmin(options.brokers);
   try {
     await Promise.all([bus.start(), admin.connect(), pipeline.ready]);
     const localizedTopic = `${prefix}wayfinder.localized.v1`;
@@ -90,14 +90,7 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     const detectorGroup = `${prefix}bench.detector-worker`;
     const lagNow = async (): Promise<{ lag: number; processed: number }> => {
       // Steps are done when the detector group committed the localized topic past them.
-      const [end, committed, stepsEnd] = await Promise.all([
-        admin.fetchTopicOffsets(localizedTopic),
-        admin.fetchOffsets({ groupId: detectorGroup, topics: [localizedTopic] }),
-        admin.fetchTopicOffsets(stepsTopic),
-      ]);
-      const processed = committed[0].partitions.reduce((s, p) => s + Math.max(0, Number(p.offset)), 0);
-      const published = stepsEnd.reduce((s, p) => s + Number(p.high), 0);
-      void end;
+      const [processed, published] = await Promise.all([committedCount(admin, detectorGroup, localizedTopic), endCount(admin, stepsTopic)]);
       return { lag: published - processed, processed };
     };
 

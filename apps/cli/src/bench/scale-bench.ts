@@ -4,10 +4,11 @@
  * between workers. Both run detector-worker processes (`wayfinder start --services detector-worker`) on
  * the real broker and Redis and feed them localized steps directly, so they measure the worker alone.
  */
-import { AssignerProtocol, Kafka, logLevel, type Admin } from 'kafkajs';
+import { AssignerProtocol, type Admin } from 'kafkajs';
 import type { LocalizedStep, StepEvent } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { startWayfinderChild, stopChild, type WayfinderChild } from './child';
+import { benchAdmin, committedCount } from './offsets';
 
 const LOCALIZED = 'wayfinder.localized.v1';
 const GROUP = 'bench.detector-worker';
@@ -42,7 +43,7 @@ export async function runWorkerMemoryBench(options: WorkerMemoryOptions, log: (l
   const bus = new KafkaBus({ brokers: options.brokers, topicPrefix: prefix, clientId: 'bench-mem' });
   let deviations = 0;
   bus.subscribe('wayfinder.deviations.v1', async (batch) => void (deviations += batch.length), { groupId: 'bench-observer' });
-  const admin = adminOf(options.brokers);
+  const admin = benchAdmin(options.brokers);
   try {
     await Promise.all([worker.ready, bus.start(), admin.connect()]);
     await sleep(3_000);
@@ -62,7 +63,7 @@ export async function runWorkerMemoryBench(options: WorkerMemoryOptions, log: (l
       }
       log(`published ${published}/${total}`);
     }
-    await waitForCount(() => committed(admin, prefix, GROUP), total, 600_000, (n) => log(`processed ${n}/${total}; worker RSS ${mb(worker.rssBytes() ?? 0)} MB`)).catch((error: Error) => {
+    await waitForCount(() => committedCount(admin, prefix + GROUP, prefix + LOCALIZED), total, 600_000, (n) => log(`processed ${n}/${total}; worker RSS ${mb(worker.rssBytes() ?? 0)} MB`)).catch((error: Error) => {
       throw new Error(`${error.message}; the worker's last output:\n${worker.output()}`);
     });
     const seconds = (Date.now() - started) / 1000;
@@ -116,8 +117,8 @@ export interface FailoverResult {
  * worker joins (scale-out: partitions move to it), that worker stops with SIGTERM (it leaves the group;
  * its partitions move back), a third worker joins and is killed with SIGKILL (its partitions move when
  * the group notices, after the session timeout). A stall ends when the new owner commits past the steps
- * it restored state for and detected on; commits follow detection by at most the 1 s commit interval,
- * so the steady-state stall is about that interval.
+ * it restored state for and detected on. Offsets are polled every 100 ms, so the steady-state stall
+ * (a partition that is busy, between two commits) is about that interval.
  */
 export async function runFailoverBench(options: FailoverOptions, log: (line: string) => void): Promise<FailoverResult> {
   const prefix = `bench-move-${Date.now().toString(36)}.`;
@@ -130,7 +131,7 @@ export async function runFailoverBench(options: FailoverOptions, log: (line: str
     return worker;
   };
   const bus = new KafkaBus({ brokers: options.brokers, topicPrefix: prefix, clientId: 'bench-move' });
-  const admin = adminOf(options.brokers);
+  const admin = benchAdmin(options.brokers);
   const watch = new StallWatch(admin, prefix);
   let loading = true;
   try {
@@ -238,11 +239,6 @@ async function partitionOwners(admin: Admin, groupId: string): Promise<Record<st
   return owners;
 }
 
-async function committed(admin: Admin, prefix: string, group: string): Promise<number> {
-  const offsets = await admin.fetchOffsets({ groupId: prefix + group, topics: [prefix + LOCALIZED] });
-  return offsets[0].partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0);
-}
-
 /** An agent polling a job that never finishes: a dead-poll loop the detectors count on every call. */
 function pollingStep(agent: number, seq: number): StepEvent {
   const call = Math.floor(seq / 2);
@@ -262,10 +258,6 @@ function localizedOf(step: StepEvent): LocalizedStep {
     step,
     position: { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' },
   };
-}
-
-function adminOf(brokers: string[]): Admin {
-  return new Kafka({ clientId: 'bench-admin', brokers, logLevel: logLevel.NOTHING }).admin();
 }
 
 async function waitForCount(count: () => Promise<number>, target: number, timeoutMs: number, progress: (n: number) => void): Promise<void> {

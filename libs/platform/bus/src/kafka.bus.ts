@@ -326,9 +326,13 @@ export class KafkaBus implements Bus {
 /** Below the broker's default message.max.bytes (1 MiB) for one partition's batch. */
 const MAX_REQUEST_BYTES = 512 * 1024;
 
+function messageSize(m: Message): number {
+  return (m.value?.length ?? 0) + (typeof m.key === 'string' ? m.key.length : (m.key?.length ?? 0));
+}
+
 function sizeOf(messages: readonly Message[]): number {
   let bytes = 0;
-  for (const m of messages) bytes += (m.value?.length ?? 0) + (typeof m.key === 'string' ? m.key.length : (m.key?.length ?? 0));
+  for (const m of messages) bytes += messageSize(m);
   return bytes;
 }
 
@@ -351,14 +355,14 @@ function takeRequest(outbox: Outgoing[], maxBytes: number): Outgoing[] {
     // Larger than a request on its own: send its head now, keep the rest in front.
     let cut = 0;
     let head = 0;
-    while (cut < next.messages.length && (cut === 0 || head + sizeOf([next.messages[cut]]) <= maxBytes)) head += sizeOf([next.messages[cut++]]);
+    while (cut < next.messages.length && (cut === 0 || head + messageSize(next.messages[cut]) <= maxBytes)) head += messageSize(next.messages[cut++]);
     const part = next.messages.slice(0, cut);
     const rest = next.messages.slice(cut);
     if (rest.length === 0) {
       taken.push(outbox.shift()!);
       break;
     }
-    outbox[0] = { ...next, messages: rest, bytes: next.bytes - head, resolve: next.resolve, reject: next.reject };
+    outbox[0] = { ...next, messages: rest, bytes: next.bytes - head };
     // The head resolves nothing: the publish is done when its last part is acknowledged; a failure of
     // any part rejects it (a later part's resolve() is then a no-op on a settled promise).
     taken.push({ topic: next.topic, messages: part, bytes: head, resolve: () => undefined, reject: next.reject });

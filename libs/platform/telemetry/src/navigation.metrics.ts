@@ -39,7 +39,6 @@ export interface NavigationMetricsOptions {
   readonly maxTrackedAgents?: number;
 }
 
-/** A step as the detectors left it: the deviations it caused (none, mostly). */
 const LOOP_DETECTORS = new Set<string>(LOOP_FAMILY);
 
 interface Ratio {

@@ -90,13 +90,14 @@ export interface TracedBusOptions {
 
 const setter: TextMapSetter<Record<string, string>> = { set: (carrier, key, value) => void (carrier[key] = value) };
 
+/** What BatchCauses.headersOf answers for a payload that points at no message of the batch. */
+const NO_CAUSE = Symbol('no cause in the batch');
+
 /**
  * The messages of the batch being handled, by what a payload published in response may point at, each
  * with the span context what it causes continues from (its per-event span's, else its producer's).
  * Indexed on the first lookup: a handler that publishes nothing pays nothing per message for it.
  */
-const NO_CAUSE = Symbol('no cause in the batch');
-
 class BatchCauses {
   private byEventId?: Map<string, number>;
   private bySubject?: { agents: Map<string, number>; tasks: Map<string, number> };

@@ -26,6 +26,8 @@ export interface MemoryServiceOptions {
   host?: string;
   /** Consumer group of the service (default `wayfinder.memory-service`). */
   groupId?: string;
+  /** Set when several instances share the group: each then reads the compacted topics whole (BusTransport). */
+  instanceId?: string;
   /** Whether closing the app also stops the bus (default true; false when the bus is shared). */
   stopBusOnClose?: boolean;
   logger?: LoggerService | false;
@@ -59,7 +61,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
 
   const app = await NestFactory.create(MemoryServiceAppModule, { logger: options.logger ?? ['error', 'warn'] });
   app.connectMicroservice<MicroserviceOptions>({
-    strategy: new BusTransport(options.bus, { groupId: options.groupId ?? 'wayfinder.memory-service', stopBusOnClose: options.stopBusOnClose }),
+    strategy: new BusTransport(options.bus, { groupId: options.groupId ?? 'wayfinder.memory-service', stopBusOnClose: options.stopBusOnClose, instanceId: options.instanceId }),
   });
   app.enableShutdownHooks();
   await app.startAllMicroservices();

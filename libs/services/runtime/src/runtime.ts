@@ -131,6 +131,8 @@ async function start(
   }
   const system = config.mode === 'embedded' ? 'in-process' : 'kafka';
   const tracing = { system, eventSampleRatio: config.traceSampleRatio, propagation: config.tracePropagation };
+  // Distributed: every process reads the compacted topics (maps, policies) whole, in a group of its own.
+  const instanceId = config.mode === 'distributed' ? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}` : undefined;
   const bus = new TracedBus(rawBus, tracing);
   const metrics = navigationMetrics();
   const policyBook = new PolicyBook(config.profile);
@@ -153,6 +155,7 @@ async function start(
       embedder,
       port: config.memoryPort,
       groupId: serviceGroupId(config, 'memory-service'),
+      instanceId,
       logger: options.logger === false ? false : undefined,
     });
     const running = memory;
@@ -163,8 +166,6 @@ async function start(
   // (one producer) and the stores: co-located services consume exactly as they would deployed alone, each
   // hop has its own fetch loop, and a service can move to another process without losing its offsets.
   const apps: INestMicroservice[] = [];
-  // Distributed: every process reads the compacted topics (maps, policies) whole, in a group of its own.
-  const instanceId = config.mode === 'distributed' ? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}` : undefined;
   if (streamServices.length > 0) {
     monitorDeadLetters(bus, metrics);
     // The bus stops first (in-flight batches finish and are committed), then the apps close.
