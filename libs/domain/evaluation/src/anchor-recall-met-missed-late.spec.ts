@@ -38,3 +38,12 @@ describe('anchor recall read from the final output', () => {
     expect(code.report().anchors['a-competitors']).toMatchObject({ finalCount: 3, outcome: 'met' });
   });
 });
+
+describe('the final output of a code agent', () => {
+  it('is the argument of final_answer(...) in its code; an empty final_answer call does not replace it', () => {
+    const tracker = new GoalPersistence({ anchors: [COMPETITORS] });
+    tracker.onStep(action(0, 'python', { code: 'names = find()\nfinal_answer("2 competitors: Acme, Globex")' }));
+    tracker.onStep(action(1, 'final_answer', {}));
+    expect(tracker.report()).toMatchObject({ finalOutputSeq: 0, anchorRecall: 1 });
+  });
+});

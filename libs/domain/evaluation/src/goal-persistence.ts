@@ -311,13 +311,21 @@ export class GoalPersistence {
   }
 }
 
-/** What an agent hands over as its result: an output message, a `final_answer` call, or a "Final Answer:" message. */
+/**
+ * What an agent hands over as its result: an output message, a "Final Answer:" message, a `final_answer`
+ * tool call with arguments, or code that calls `final_answer(…)`.
+ */
 export function finalOutputText(step: StepEvent): string | undefined {
   if (step.kind === 'message' && step.message.role === 'assistant') {
     if (step.message.type === 'output' || /^\s*final answer\s*:/i.test(step.message.text)) return step.message.text;
     return undefined;
   }
-  if (step.kind === 'action' && step.action.tool === 'final_answer') return argsText(step.action.args);
+  if (step.kind === 'action' && step.action.tool === 'final_answer') return argsText(step.action.args).trim() || undefined;
+  // Code agents (smolagents) answer by calling final_answer(...) inside their code.
+  if (step.kind === 'action' && typeof step.action.args['code'] === 'string') {
+    const at = step.action.args['code'].lastIndexOf('final_answer(');
+    if (at >= 0) return step.action.args['code'].slice(at + 'final_answer('.length).replace(/\)\s*$/, '');
+  }
   return undefined;
 }
 
