@@ -172,7 +172,12 @@ function summarize(reports: GoalPersistenceReport[], invalidLines: number): Pers
   const returnSteps = reports.reduce((n, r) => n + (r.meanReturnLength ?? 0) * r.returned, 0);
   let healed = 0;
   let resolved = 0;
-  for (const r of reports) for (const h of Object.values(r.selfHealByRung)) (healed += h?.healed ?? 0), (resolved += h?.resolved ?? 0);
+  for (const r of reports) {
+    for (const h of Object.values(r.selfHealByRung)) {
+      healed += h?.healed ?? 0;
+      resolved += h?.resolved ?? 0;
+    }
+  }
   return {
     runs: reports.length,
     runsWithAnchors: withAnchors.length,
