@@ -102,7 +102,13 @@ export async function runEvalPersistence(args: PersistenceArgs, io: CommandIo): 
       onStep(step) {
         const run = runOf(step);
         const result = navigator.onStep(step);
-        run.tracker.onStep(step, { deviations: result.deviations, corrections: result.corrections, milestoneId: result.localized?.milestoneId ?? null });
+        const position = result.localized;
+        run.tracker.onStep(step, {
+          deviations: result.deviations,
+          corrections: result.corrections,
+          milestoneId: position?.milestoneId ?? null,
+          ...(position && position.method !== 'unknown' ? { progress: position.progress } : {}),
+        });
         for (const heal of result.selfHeals) run.tracker.onSelfHeal(heal);
       },
       onInvalid: (f, line, error) => invalid.report(f, line, error),

@@ -33,3 +33,14 @@ describe('a deviation and its return to progress', () => {
     expect(tracker.report().curve.find((p) => p.index === 2)?.milestone).toBe('m1');
   });
 });
+
+describe('localized progress', () => {
+  it('counts a rise of the localized progress fraction on the same milestone as the return', () => {
+    const tracker = new GoalPersistence({ anchors: [], milestones: [{ id: 'm1', description: 'fix the bug' }] });
+    tracker.onStep(action(0, 'run_tests', {}), { milestoneId: 'm1', progress: 0.2, deviations: [{ eventId: 'd1', detector: 'error_repeat' }] });
+    tracker.onStep(action(1, 'run_tests', {}), { milestoneId: 'm1', progress: 0.2 });
+    tracker.onStep(action(2, 'edit_file', { path: 'a.ts' }), { milestoneId: 'm1', progress: 0.2 });
+    tracker.onStep(action(3, 'edit_file', { path: 'b.ts' }), { milestoneId: 'm1', progress: 0.5 });
+    expect(tracker.report()).toMatchObject({ returned: 1, meanReturnLength: 3 });
+  });
+});

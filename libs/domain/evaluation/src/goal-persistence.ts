@@ -27,6 +27,11 @@ export interface GoalPersistenceOptions {
   window?: number;
   /** The curve keeps at most this many points (marked points always kept). */
   maxCurvePoints?: number;
+  /**
+   * When set, self-heal is judged here rather than reported through `onSelfHeal`: a delivered correction
+   * (not a freeze) heals when the run progresses within this many steps after it (DESIGN §5.4's K).
+   */
+  selfHealWindow?: number;
 }
 
 /** What happened around one step, as navigation reported it. */
@@ -37,6 +42,8 @@ export interface StepMarks {
   corrections?: readonly Pick<Correction, 'eventId' | 'action'>[];
   /** The agent's milestone as localized; default: the first milestone of the map not yet signalled done. */
   milestoneId?: string | null;
+  /** The localized progress fraction on that milestone: a rise is progress, as for the correction engine. */
+  progress?: number;
 }
 
 /** What the correction engine reports when it learns whether a corrected agent healed. */
@@ -109,7 +116,8 @@ export class GoalPersistence {
   private readonly milestoneTerms = new Map<string, Set<string>>();
   private readonly milestoneVectors = new Map<string, Float32Array>();
   private readonly done = new Set<string>();
-  private readonly options: Required<Omit<GoalPersistenceOptions, 'embedder'>> & { embedder?: Embedder };
+  private readonly options: Required<Omit<GoalPersistenceOptions, 'embedder' | 'selfHealWindow'>> & { embedder?: Embedder; selfHealWindow?: number };
+  private watches: Array<{ action: CorrectionAction; index: number }> = [];
   private readonly seenDeviations = new Set<string>();
   private readonly repeats = new Set<string>();
   private index = -1;
@@ -127,6 +135,7 @@ export class GoalPersistence {
   private readonly heals: Partial<Record<CorrectionAction, { healed: number; resolved: number }>> = {};
   private recent: boolean[] = [];
   private lastMilestone: string | null = null;
+  private lastProgress = 0;
   private firstOutput: AnchorProgress | undefined;
   private finalOutput: { progress: AnchorProgress; seq: number } | undefined;
   private points: PersistencePoint[] = [];
@@ -143,6 +152,7 @@ export class GoalPersistence {
       window: Math.max(1, options.window ?? 10),
       maxCurvePoints: Math.max(2, options.maxCurvePoints ?? 500),
       ...(options.embedder ? { embedder: options.embedder } : {}),
+      ...(options.selfHealWindow !== undefined ? { selfHealWindow: Math.max(1, options.selfHealWindow) } : {}),
     };
     this.progress = emptyProgress(map.anchors);
     this.anchorTerms = map.anchors.map((a) => contentTerms(anchorText(a)));
@@ -167,8 +177,10 @@ export class GoalPersistence {
     const milestoneDone = step.kind === 'milestone' && step.milestone.status === 'done' ? step.milestone.id : undefined;
     if (milestoneDone) this.done.add(milestoneDone);
     const movedOn = marks.milestoneId != null && this.lastMilestone !== null && marks.milestoneId !== this.lastMilestone;
+    const rose = marks.progress !== undefined && !movedOn && marks.progress > this.lastProgress;
     if (marks.milestoneId != null) this.lastMilestone = marks.milestoneId;
-    const progressed = anchorMoved || milestoneDone !== undefined || movedOn;
+    if (marks.progress !== undefined) this.lastProgress = marks.progress;
+    const progressed = anchorMoved || milestoneDone !== undefined || movedOn || rose;
 
     this.readOutput(step);
     const verdict = this.judge(step, current, anchorMoved, milestoneDone !== undefined);
@@ -184,6 +196,7 @@ export class GoalPersistence {
       this.episodes++;
     }
     if (progressed) this.repeats.clear();
+    this.settleWatches(progressed);
 
     if (verdict) {
       this.judged++;
@@ -201,6 +214,7 @@ export class GoalPersistence {
     }
     const corrections = (marks.corrections ?? []).map((c) => c.action);
     this.correctionCount += corrections.length;
+    if (this.options.selfHealWindow !== undefined) for (const action of corrections) if (action !== 'freeze') this.watches.push({ action, index: this.index });
     if (verdict || fresh.length > 0 || corrections.length > 0 || milestoneDone) {
       this.addPoint({
         index: this.index,
@@ -212,6 +226,19 @@ export class GoalPersistence {
         ...(milestoneDone ? { milestone: milestoneDone } : {}),
       });
     }
+  }
+
+  /** Watches opened by corrections: healed on progress, not healed once the window has passed. */
+  private settleWatches(progressed: boolean): void {
+    const window = this.options.selfHealWindow;
+    if (window === undefined || this.watches.length === 0) return;
+    this.watches = this.watches.filter((w) => {
+      if (w.index === this.index) return true;
+      if (progressed) this.onSelfHeal({ action: w.action, healed: true, steps: this.index - w.index });
+      else if (this.index - w.index >= window) this.onSelfHeal({ action: w.action, healed: false, steps: window });
+      else return true;
+      return false;
+    });
   }
 
   onSelfHeal(outcome: SelfHealMark): void {

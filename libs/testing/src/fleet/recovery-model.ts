@@ -20,7 +20,8 @@
  *   corrections whose content does not fit the failure (a wrong map gives wrong checkpoints and paths)
  *   heal below 0.7;
  * - DESIGN §1.5 "no self-healing: when it goes wrong nothing brings it back short of a human restart":
- *   an uncorrected agent leaves its failure on its own rarely (0.01 per looping turn, an assumption);
+ *   an uncorrected agent leaves its failure on its own rarely (0.002 per looping turn, an assumption: about one
+ *   loop in six breaks by itself within 100 turns);
  * - "a correction that says nothing specific helps little" (issue #16; hint-text.ts: "'You seem stuck' is
  *   not a hint"): generic content recovers 0.1–0.15 (an assumption: a generic nudge does break a few loops);
  * - a rung below what the agent needs keeps 0.3 of its chance (field reports: hints break simple loops,
@@ -37,7 +38,7 @@ export const RECOVERY_MODEL = {
   /** Share of the chance a rung below the agent's need keeps. */
   belowNeed: 0.3,
   /** Chance per looping turn that an agent leaves its failure with no correction at all. */
-  selfRecoveryPerTurn: 0.01,
+  selfRecoveryPerTurn: 0.002,
 } as const;
 
 /** What the agent knows about its own failure, to judge what a correction says. */
