@@ -35,6 +35,16 @@ describe('wayfinder eval persistence on two small runs', () => {
     expect(summary).toMatch(/^summary: 1 runs/);
   });
 
+  it('reports a task line that cannot become a map as FILE:LINE and scores the run on its messages instead', async () => {
+    const file = path.join(__dirname, 'fixtures', 'persistence-bad-task', 'cyclic-task-line.jsonl');
+    const io = captureIo();
+    expect(await runCli(['eval', 'persistence', file], io)).toBe(0);
+    expect(io.err()).toContain(`${file}:1: task loopy: `);
+    const [run, { summary }] = io.out().trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(run).toMatchObject({ agentId: 'agent-3', goalSource: 'first-user-message', anchorRecall: 1 });
+    expect(summary.invalidLines).toBe(1);
+  });
+
   it.each([
     [['eval', 'persistence'], /at least one PATH/],
     [['eval', 'persistence', DIR, '--task', 'x.json', '--goal', 'y'], /--task or --goal, not both/],

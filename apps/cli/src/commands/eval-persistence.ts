@@ -73,6 +73,10 @@ export async function runEvalPersistence(args: PersistenceArgs, io: CommandIo): 
   if (format !== 'json' && format !== 'table') throw new UsageError(`--format must be json or table; got '${format}'`);
   if (args.curve === '') throw new UsageError('--curve needs a folder');
   const given = args.task !== undefined ? await readTaskFile(args.task) : undefined;
+  if (given) {
+    const parsed = parseTask(given);
+    if (!parsed.ok) throw new UsageError(`--task ${args.task}: ${parsed.error.message}`);
+  }
   const setup = await prepareNavigation({ policyFile: args.policy, profile: args.profile, corrections: true });
   const files = await listStepFiles(args.paths);
   if (args.curve) await fs.mkdir(args.curve, { recursive: true });
@@ -89,9 +93,16 @@ export async function runEvalPersistence(args: PersistenceArgs, io: CommandIo): 
       const key = `${step.tenantId}\u0000${step.agentId}\u0000${step.taskId}`;
       let run = runs.get(key);
       if (!run) {
-        const { spec, source } = specFor(step, goals, given, args.goal);
-        const parsed = parseTask(spec);
-        if (!parsed.ok) throw new UsageError(`${file}: task ${spec.taskId}: ${parsed.error.message}`);
+        let { spec, source } = specFor(step, goals, given, args.goal);
+        let parsed = parseTask(spec);
+        if (!parsed.ok && source === 'task-line') {
+          // A task line that cannot become a map is reported like a bad line; the run is scored on its messages.
+          invalid.report(file, goals.taskLines.get(`${step.tenantId}\u0000${step.taskId}`) ?? 0, `task ${spec.taskId}: ${parsed.error.message}; scored on the run's messages instead`);
+          goals.tasks.delete(`${step.tenantId}\u0000${step.taskId}`);
+          ({ spec, source } = specFor(step, goals, given, args.goal));
+          parsed = parseTask(spec);
+        }
+        if (!parsed.ok) throw new Error(`${file}: task ${spec.taskId}: ${parsed.error.message}`);
         navigator.setMap(step.tenantId, parsed.value);
         run = { file, tenantId: step.tenantId, agentId: step.agentId, taskId: step.taskId, goalSource: source, map: parsed.value, tracker: new GoalPersistence(parsed.value, { embedder }) };
         runs.set(key, run);
@@ -221,13 +232,15 @@ function summaryLine(s: PersistenceSummary): string {
 
 interface FileGoals {
   tasks: Map<string, TaskSpec>;
+  /** Line of each task line, for reporting one that cannot become a map. */
+  taskLines: Map<string, number>;
   firstUser: Map<string, string>;
   firstMessage: Map<string, string>;
 }
 
 /** First pass over a file: its task lines, and each run's first user message and first message. */
 async function goalsOf(file: string): Promise<FileGoals> {
-  const goals: FileGoals = { tasks: new Map(), firstUser: new Map(), firstMessage: new Map() };
+  const goals: FileGoals = { tasks: new Map(), taskLines: new Map(), firstUser: new Map(), firstMessage: new Map() };
   await readStepFile(file, {
     onStep(step) {
       if (step.kind !== 'message' || step.message.text.trim() === '') return;
@@ -236,8 +249,9 @@ async function goalsOf(file: string): Promise<FileGoals> {
       if (step.message.role === 'user' && !goals.firstUser.has(key)) goals.firstUser.set(key, step.message.text.slice(0, MAX_GOAL_CHARS));
     },
     onInvalid: () => undefined, // reported in the second pass
-    onTask(task) {
+    onTask(task, _file, line) {
       goals.tasks.set(`${task.tenantId}\u0000${task.taskId}`, task);
+      goals.taskLines.set(`${task.tenantId}\u0000${task.taskId}`, line);
     },
   });
   return goals;
