@@ -2,7 +2,8 @@
  * `wayfinder bench pipeline` (issue: fleet pipeline): drives the real Kafka pipeline — every service
  * (task-parser, state-localizer, detector-worker, correction-engine, memory) co-located in a child
  * process, each in its own consumer group, as `wayfinder start --mode distributed` runs them — with a
- * synthetic fleet from this process, and reports sustained throughput, step → correction latency,
+ * synthetic fleet from this process, and reports sustained throughput (steps every per-step stage has
+ * committed, and each stage's own figure), step → correction latency,
  * consumer lag and the pipeline process's CPU time per step. The child process keeps the load
  * generator's CPU apart from the pipeline's; on a 2-core machine both share the cores with the broker.
  * `--telemetry` turns traces and metrics on in the pipeline, exported over OTLP to a sink in this
@@ -33,8 +34,12 @@ export interface PipelineBenchResult {
   rateTarget: number;
   durationSec: number;
   published: number;
+  /** Steps every per-step stage has committed: the localizer on the steps, and the detector worker, the correction engine and the memory service on the localized steps. */
   processed: number;
+  /** Steps per second through every stage during the load (the slowest stage's committed count). */
   eventsPerSec: number;
+  /** Per stage, steps committed at the end of the load ÷ load seconds (the detector worker's was the headline figure before 2026-12-01). */
+  stageEventsPerSec: Record<string, number>;
   p50Ms: number | null;
   p99Ms: number | null;
   /** Step published → deviation consumed. */
@@ -87,11 +92,18 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     await Promise.all([bus.start(), admin.connect(), pipeline.ready]);
     const localizedTopic = `${prefix}wayfinder.localized.v1`;
     const stepsTopic = `${prefix}wayfinder.steps.v1`;
-    const detectorGroup = `${prefix}bench.detector-worker`;
-    const lagNow = async (): Promise<{ lag: number; processed: number }> => {
-      // Steps are done when the detector group committed the localized topic past them.
-      const [processed, published] = await Promise.all([committedCount(admin, detectorGroup, localizedTopic), endCount(admin, stepsTopic)]);
-      return { lag: published - processed, processed };
+    // Every stage a step goes through, as the group that consumes it and the topic it consumes it on (one
+    // localized step per step). A step is done when all of them have committed past it.
+    const stages = [
+      { name: 'state-localizer', topic: stepsTopic },
+      { name: 'detector-worker', topic: localizedTopic },
+      { name: 'correction-engine', topic: localizedTopic },
+      { name: 'memory-service', topic: localizedTopic },
+    ];
+    const lagNow = async (): Promise<{ lag: number; processed: number; byStage: Record<string, number> }> => {
+      const [published, ...committed] = await Promise.all([endCount(admin, stepsTopic), ...stages.map((st) => committedCount(admin, `${prefix}bench.${st.name}`, st.topic))]);
+      const processed = Math.min(...committed);
+      return { lag: published - processed, processed, byStage: Object.fromEntries(stages.map((st, i) => [st.name, committed[i]])) };
     };
 
     // Each tenant's task has a map, so steps are localized at once rather than held for one.
@@ -162,6 +174,7 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
       published,
       processed: state.processed,
       eventsPerSec: Math.round(atEnd.processed / loadSec),
+      stageEventsPerSec: Object.fromEntries(Object.entries(atEnd.byStage).map(([name, n]) => [name, Math.round(n / loadSec)])),
       p50Ms: pct(0.5),
       p99Ms: pct(0.99),
       deviationP50Ms: pctOf(deviationLatencies, 0.5),

@@ -10,7 +10,9 @@ describe('wayfinder bench detectors', () => {
     const report = JSON.parse(lines[0]);
     expect(report.toolLoopEventsPerSec).toBeGreaterThan(0);
     expect(report.allDetectorsEventsPerSec).toBeGreaterThan(0);
+    expect(report.withoutDriftEventsPerSec).toBeGreaterThan(0);
     expect(typeof report.bytesPerAgent).toBe('number');
+    expect(typeof report.withoutDriftBytesPerAgent).toBe('number');
     expect(report.stateEncodeMicros).toBeGreaterThan(0);
     expect(report.stateDecodeMicros).toBeGreaterThan(0);
     // A balanced agent after 40 steps: its history and sketches, and drift's goal vector, at least.

@@ -19,7 +19,8 @@ const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--sta
        wayfinder bench failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
 
 detectors: the detectors in process: events per second with only the tool-loop detectors and with all
-of them, and the bytes of detector state per agent.
+of them as the detector worker runs them (drift included, each task on a map; the same without drift
+beside it), and the bytes of detector state per agent on the worker's engine (and without drift).
   --agents N         simulated agents the events are spread over (default 1000)
   --events N         events to run per measurement (default 200000)
   --state-agents N   agents whose state is measured for bytes per agent (default 100000)

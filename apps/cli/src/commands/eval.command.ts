@@ -12,8 +12,12 @@ import { parseCommandArgs } from '../args';
 import { navigationHandlers, prepareNavigation } from './navigation-setup';
 import { InvalidLineReporter } from './invalid-line-reporter';
 import { readStepFile, type StepLineStats } from './step-lines';
+import { PERSISTENCE_USAGE, runEvalPersistence } from './eval-persistence';
+import { AB_USAGE, runEvalAb } from './eval-ab';
 
 const USAGE = `usage: wayfinder eval trail DIR [--policy FILE.json] [--profile NAME]
+       wayfinder eval persistence PATH… (see below)
+       wayfinder eval ab [--agents N] [--seed K] [--arms …] (see below)
 
 Reads DIR/labels.json and the StepEvent JSONL trace of each labelled row, runs the whole navigation on
 each trace (balanced profile unless told otherwise) and prints one JSON object:
@@ -25,17 +29,42 @@ each trace (balanced profile unless told otherwise) and prints one JSON object:
 options:
   --policy FILE.json   a policy overlay over the profile
   --profile NAME       balanced (default) | strict | lenient | openclaw
+
+${PERSISTENCE_USAGE}
+
+${AB_USAGE}
 `;
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'score navigation on labelled traces (eval trail DIR)',
+  summary: 'score navigation on labelled traces (eval trail DIR) goal persistence (eval persistence PATH…) and the navigation A/B (eval ab)',
   usage: USAGE,
   async run(argv: string[], io: CommandIo): Promise<number> {
+    if (argv[0] === 'persistence') {
+      const { values, positionals } = parseCommandArgs(argv.slice(1), {
+        policy: { type: 'string' },
+        profile: { type: 'string' },
+        task: { type: 'string' },
+        goal: { type: 'string' },
+        format: { type: 'string' },
+        curve: { type: 'string' },
+      });
+      return runEvalPersistence({ paths: positionals, ...definedOnly(values) }, io);
+    }
+    if (argv[0] === 'ab') {
+      const { values, positionals } = parseCommandArgs(argv.slice(1), {
+        agents: { type: 'string' },
+        seed: { type: 'string' },
+        arms: { type: 'string' },
+        rounds: { type: 'string' },
+        report: { type: 'string' },
+      });
+      return runEvalAb(definedOnly(values), positionals, io);
+    }
     const { values, positionals } = parseCommandArgs(argv, { policy: { type: 'string' }, profile: { type: 'string' } });
     const [sub, dir, ...extra] = positionals;
-    if (sub === undefined) throw new UsageError("a sub-command is required: 'trail DIR'");
-    if (sub !== 'trail') throw new UsageError(`unknown sub-command '${sub}' (expected 'trail')`);
+    if (sub === undefined) throw new UsageError("a sub-command is required: 'trail DIR', 'persistence PATH…' or 'ab'");
+    if (sub !== 'trail') throw new UsageError(`unknown sub-command '${sub}' (expected 'trail', 'persistence' or 'ab')`);
     if (dir === undefined) throw new UsageError('trail needs a DIR (a folder with labels.json and the JSONL traces)');
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
     const setup = await prepareNavigation({ policyFile: values.policy, profile: values.profile, corrections: true });
@@ -89,6 +118,10 @@ export const evalCommand: Command = {
     return 0;
   },
 };
+
+function definedOnly<T extends Record<string, unknown>>(values: T): { [K in keyof T]?: Exclude<T[K], undefined | boolean> } {
+  return Object.fromEntries(Object.entries(values).filter(([k, v]) => k !== 'help' && typeof v === 'string')) as never;
+}
 
 async function readLabels(dir: string) {
   const file = path.join(dir, 'labels.json');

@@ -27,7 +27,12 @@ describe('wayfinder demo', () => {
     const { code, io, html, summary } = await demo('first');
     expect(code).toBe(0);
     expect(io.err()).toBe('');
-    for (const id of ['summary', 'tenants', 'corrections', 'timelines']) expect(html).toContain(`<section id="${id}">`);
+    for (const id of ['summary', 'tenants', 'corrections', 'persistence', 'timelines']) expect(html).toContain(`<section id="${id}">`);
+    // The persistence curve of an agent that looped and recovered: its deviations and the correction that healed it marked.
+    const curve = /<figure class="curve"[^>]*>(<svg[\s\S]*?<\/svg>)<figcaption>([^<]*recovered after a (?:hint|rollback|replan)[^<]*)<\/figcaption>/.exec(html);
+    expect(curve).not.toBeNull();
+    expect(curve![1]).toMatch(/<circle[^>]*fill="#c53030"><title>[a-z_, ]+ at step \d+<\/title>/);
+    expect(curve![1]).toMatch(/<title>(?:hint|rollback|replan)[a-z, ]* at step \d+<\/title>/);
     expect(html).toContain('<h2>Fleet summary</h2>');
     expect(html).toContain('class="loop-start"');
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);

@@ -5,7 +5,7 @@
  * back to their agents — so a seeded run gives the same numbers on any machine. Rounds are paced on
  * the wall clock when asked (the demo), or run as fast as the pipeline goes (tests).
  */
-import type { Correction, Deviation, Escalation } from '@wayfinder/contracts';
+import type { Correction, Deviation, Escalation, LocalizedStep, StepEvent } from '@wayfinder/contracts';
 import { InProcessBus, SettlingBus } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import type { CorrectionStats } from '@wayfinder/correction';
@@ -32,6 +32,20 @@ export interface FleetRunOptions {
   readonly startMs?: number;
   /** How long one round may take to settle before the run fails. */
   readonly settleTimeoutMs?: number;
+  /**
+   * What reaches the agents: the correction as published (default), another one in its place (a sham
+   * arm's generic content), or nothing (an arm without navigation). The published corrections are kept either way.
+   */
+  readonly deliver?: (correction: Correction) => Correction | undefined;
+  /** Every round's steps with their localization, deviations and the corrections delivered after them. */
+  readonly observe?: (round: ObservedRound) => void;
+}
+
+export interface ObservedRound {
+  readonly steps: readonly StepEvent[];
+  readonly localized: readonly LocalizedStep[];
+  readonly deviations: readonly Deviation[];
+  readonly delivered: readonly Correction[];
 }
 
 export interface FleetRun {
@@ -60,6 +74,8 @@ export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: Fl
   bus.subscribe('wayfinder.deviations.v1', async (batch) => void deviations.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
   bus.subscribe('wayfinder.corrections.v1', async (batch) => void inbox.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
   bus.subscribe('wayfinder.escalations.v1', async (batch) => void escalations.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
+  let localized: LocalizedStep[] = [];
+  if (options.observe) bus.subscribe('wayfinder.localized.v1', async (batch) => void localized.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
 
   const running = await startServices(loadConfig({}), { bus, logger: false });
   const correctionEngine = running.get(CorrectionHandler).engine;
@@ -83,10 +99,18 @@ export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: Fl
       }
       const arrived = inbox.sort(byAgentThenSeq);
       inbox = [];
+      const delivered: Correction[] = [];
       for (const c of arrived) {
         corrections.push(c);
-        const effect = fleet.applyCorrection(c);
+        const sent = options.deliver ? options.deliver(c) : c;
+        if (!sent) continue;
+        delivered.push(sent);
+        const effect = fleet.applyCorrection(sent);
         if (effect) effects.set(c.eventId, effect);
+      }
+      if (options.observe) {
+        options.observe({ steps: batch, localized, deviations: deviations.slice(devsBefore), delivered });
+        localized = [];
       }
       options.onRound?.({ round, steps: batch.length, deviations: deviations.length - devsBefore, corrections: arrived.length, selfHeal: correctionEngine.stats() });
       if (roundMs > 0) {

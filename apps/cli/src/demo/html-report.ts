@@ -1,9 +1,11 @@
 /**
  * The demo's HTML report: one self-contained file (inline CSS and SVG, no scripts, no external assets)
  * with the fleet summary (also as a JSON data block, for tools), the tenants and their thresholds, every correction with its outcome, and a
- * timeline per agent with the loop start marked, milestones, deviations and corrections on it.
+ * timeline per agent with the loop start marked, milestones, deviations and corrections on it, and the
+ * persistence curves (DESIGN §9) of agents that looped and recovered.
  */
 import type { Correction, Deviation } from '@wayfinder/contracts';
+import { persistenceCurveSvg, type GoalPersistenceReport } from '@wayfinder/evaluation';
 import type { AgentRecord, ReceivedCorrection } from '@wayfinder/testing';
 import { agentKey, type DemoSummary, type Outcomes } from './demo-summary';
 
@@ -13,6 +15,8 @@ export interface ReportInput {
   deviations: readonly Deviation[];
   corrections: readonly Correction[];
   effects: ReadonlyMap<string, ReceivedCorrection>;
+  /** Each agent's goal persistence, when it was tracked. */
+  persistence?: (tenantId: string, agentId: string) => GoalPersistenceReport | undefined;
   /** Wall-clock facts shown but not part of the summary. */
   generatedAt: string;
   elapsedMs: number;
@@ -73,13 +77,16 @@ function correctionsSection(input: ReportInput): string {
     .map((c) => {
       const a = agents.get(agentKey(c));
       const cited = [...new Set(c.deviationIds.map((id) => devById.get(id)?.detector).filter(Boolean))].join(', ');
-      const effect = input.effects.get(c.eventId)?.effect ?? '–';
-      return `<tr class="effect-${esc(effect)}"><td>${esc(c.tenantId)}</td><td><a href="#${esc(anchorOf(c))}">${esc(c.agentId)}</a></td><td>${esc(a?.failure?.kind ?? 'healthy')}</td><td>${esc(a?.failure?.startSeq ?? '–')}</td><td>${esc(cited)}</td><td>${esc(c.atSeq)}</td><td>${esc(c.action)}</td><td>${esc(c.severity)}</td><td>${esc(effect)}</td><td class="reason">${esc(c.reason.slice(0, 240))}</td></tr>`;
+      const received = input.effects.get(c.eventId);
+      const effect = received?.effect ?? '–';
+      const fit = received?.chance === undefined ? '–' : `${received.specific ? 'fits' : 'generic'}, ${Math.round(received.chance * 100)}%`;
+      return `<tr class="effect-${esc(effect)}"><td>${esc(c.tenantId)}</td><td><a href="#${esc(anchorOf(c))}">${esc(c.agentId)}</a></td><td>${esc(a?.failure?.kind ?? 'healthy')}</td><td>${esc(a?.failure?.startSeq ?? '–')}</td><td>${esc(cited)}</td><td>${esc(c.atSeq)}</td><td>${esc(c.action)}</td><td>${esc(c.severity)}</td><td>${esc(effect)}</td><td>${esc(fit)}</td><td class="reason">${esc(c.reason.slice(0, 240))}</td></tr>`;
     })
     .join('');
   return `<section id="corrections"><h2>Corrections and their outcome</h2>
-<p>Outcome: <i>recovered</i> — the agent changed course; <i>ignored</i> — too weak for this agent, the ladder climbed; <i>frozen</i> — stopped and escalated to a human; <i>unneeded</i> — the agent was not failing.</p>
-<table><tr><th>tenant</th><th>agent</th><th>injected failure</th><th>loop start</th><th>detectors</th><th>at seq</th><th>action</th><th>severity</th><th>outcome</th><th>reason</th></tr>${rows}</table>
+<p>Outcome: <i>recovered</i> — the agent changed course; <i>ignored</i> — it did not break the failure, the ladder climbed; <i>frozen</i> — stopped and escalated to a human; <i>unneeded</i> — the agent was not failing.</p>
+<table><tr><th>tenant</th><th>agent</th><th>injected failure</th><th>loop start</th><th>detectors</th><th>at seq</th><th>action</th><th>severity</th><th>outcome</th><th>content (chance to recover)</th><th>reason</th></tr>${rows}</table>
+<p>Content: whether the correction fit the failure — a hint naming the looping tool or argument, a rollback to a checkpoint before the loop, a replan from the open milestone naming what failed — and the chance it gave this agent (libs/testing/src/fleet/recovery-model.ts).</p>
 </section>`;
 }
 
@@ -130,11 +137,40 @@ ${flaggedHealthy.length > 0 ? `<h3>Healthy agents that were flagged (${flaggedHe
 </section>`;
 }
 
+const PERSISTENCE_CURVES = 4;
+
+function persistenceSection(input: ReportInput): string {
+  if (!input.persistence) return '';
+  const reports = input.agents.map((a) => ({ a, p: input.persistence!(a.tenantId, a.agentId) })).filter((x) => x.p !== undefined) as Array<{ a: AgentRecord; p: GoalPersistenceReport }>;
+  if (reports.length === 0) return '';
+  const mean = (xs: number[]) => (xs.length === 0 ? '–' : (xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(2));
+  const recovered = reports.filter(({ a }) => a.failure && a.corrections.some((c) => c.effect === 'recovered'));
+  const notRecovered = reports.filter(({ a }) => a.failure && a.failure.startSeq !== null && !a.corrections.some((c) => c.effect === 'recovered'));
+  const shown = [...recovered.slice(0, PERSISTENCE_CURVES - 1), ...notRecovered.slice(0, 1)];
+  const curves = shown
+    .map(({ a, p }) => {
+      const healedBy = a.corrections.find((c) => c.effect === 'recovered');
+      const title = `${a.tenantId}/${a.agentId}: ${a.failure!.kind} from seq ${a.failure!.startSeq}, ${healedBy ? `recovered after a ${healedBy.action}` : `not recovered (${a.state})`}`;
+      return `<figure class="curve" id="curve-${esc(anchorOf(a))}">${persistenceCurveSvg(p.curve, { title })}<figcaption>${esc(title)} · consistency ${p.trajectoryConsistency.toFixed(2)}, anchor recall ${p.anchorRecall ?? '–'}, deviations ${p.deviations}, mean return ${p.meanReturnLength ?? '–'} steps</figcaption></figure>`;
+    })
+    .join('');
+  const injected = reports.filter(({ a }) => a.failure);
+  const healthy = reports.filter(({ a }) => !a.failure);
+  return `<section id="persistence"><h2>Goal persistence</h2>
+<table><tr><th>agents</th><th>anchor recall</th><th>trajectory consistency</th><th>rule coverage</th></tr>
+<tr><td>with an injected failure (${injected.length})</td><td>${mean(injected.map((x) => x.p.anchorRecall ?? 0))}</td><td>${mean(injected.map((x) => x.p.trajectoryConsistency))}</td><td>${mean(injected.map((x) => x.p.ruleCoverage))}</td></tr>
+<tr><td>healthy (${healthy.length})</td><td>${mean(healthy.map((x) => x.p.anchorRecall ?? 0))}</td><td>${mean(healthy.map((x) => x.p.trajectoryConsistency))}</td><td>${mean(healthy.map((x) => x.p.ruleCoverage))}</td></tr></table>
+<p>Persistence curves: consistency over the agent's steps (solid: the last 10 judged steps; dashed: so far), deviations in red, corrections delivered as blue rules (H hint, R rollback, P replan, F freeze), milestones in green.</p>
+${curves || '<p>No agent fell into its failure in this run.</p>'}
+</section>`;
+}
+
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#111827}h1{margin:0 0 4px}h2{margin-top:32px;border-bottom:1px solid #e5e7eb}
 table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #e5e7eb;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f9fafb}
 tr.total td{font-weight:bold}.states{display:flex;gap:16px;list-style:none;padding:0}.reason{max-width:420px;font-size:12px;color:#374151}
 .agent{display:flex;align-items:center;gap:8px;font-size:12px;margin:1px 0}.agent .name{width:150px;font-family:monospace}.agent .label{width:190px;color:#4b5563}
-.agent .state{width:70px}.state-frozen{color:#b91c1c;font-weight:bold}.state-done{color:#15803d}.effect-frozen td{background:#fef2f2}.effect-unneeded td{background:#fff7ed}`;
+.agent .state{width:70px}.state-frozen{color:#b91c1c;font-weight:bold}.state-done{color:#15803d}.effect-frozen td{background:#fef2f2}.effect-unneeded td{background:#fff7ed}
+figure.curve{margin:12px 0}figure.curve figcaption{font-size:12px;color:#374151}`;
 
 export function renderHtmlReport(input: ReportInput): string {
   const s = input.summary;
@@ -144,6 +180,7 @@ export function renderHtmlReport(input: ReportInput): string {
 ${summarySection(s, input)}
 ${tenantsSection(s)}
 ${correctionsSection(input)}
+${persistenceSection(input)}
 ${timelinesSection(input)}
 <script type="application/json" id="summary-data">${JSON.stringify(s).replace(/</g, '\\u003c')}</script>
 </body></html>

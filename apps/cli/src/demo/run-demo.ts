@@ -6,7 +6,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { startTelemetry, type Telemetry } from '@wayfinder/telemetry';
+import { resolvePolicy } from '@wayfinder/detection';
 import { SimulatedFleet } from '@wayfinder/testing';
+import { FleetPersistence } from './fleet-persistence';
 import { summarize, type DemoSummary } from './demo-summary';
 import { runFleetThroughPipeline } from './fleet-pipeline-run';
 import { renderHtmlReport } from './html-report';
@@ -40,7 +42,9 @@ export function roundsPerSecond(agents: number): number {
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const rps = roundsPerSecond(options.agents);
   const rounds = Math.max(1, Math.ceil(options.durationS * rps));
-  const fleet = new SimulatedFleet({ seed: options.seed, agents: options.agents, failureRate: 0.3, agentsPerTask: 4, stagger: Math.floor(rounds / 10) });
+  // Agents answer what a correction says (recovery-model.ts): the healing figures are drawn, not given.
+  const fleet = new SimulatedFleet({ seed: options.seed, agents: options.agents, failureRate: 0.3, agentsPerTask: 4, stagger: Math.floor(rounds / 10), recovery: 'content' });
+  const persistence = new FleetPersistence(fleet.tasks(), resolvePolicy().correction.selfHealWindow);
   // Telemetry first: the services' handlers pick up the global meter when Nest builds them.
   let telemetry: Telemetry | undefined;
   if (options.metricsFile) {
@@ -58,6 +62,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     rounds,
     roundMs: 1000 / rps,
     startMs,
+    observe: (round) => persistence.observe(round),
     onRound: (report) => {
       const truth = fleet.groundTruth();
       const failures = { started: truth.filter((f) => f.startSeq !== null).length, recovered: truth.filter((f) => f.recoveredAtSeq !== null).length };
@@ -71,6 +76,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     deviations: run.deviations,
     corrections: run.corrections,
     effects: run.effects,
+    persistence: (tenantId, agentId) => persistence.of(tenantId, agentId)?.report,
     generatedAt: new Date().toISOString(),
     elapsedMs: run.elapsedMs,
   });

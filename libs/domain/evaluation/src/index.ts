@@ -1,3 +1,5 @@
 export * from './trail-labels';
 export * from './trail-score';
 export * from './goal-persistence';
+export * from './persistence-curve-svg';
+export * from './bootstrap';

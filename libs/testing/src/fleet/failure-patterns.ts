@@ -48,6 +48,9 @@ const OFF_TOPIC = [
 /** A looping agent's state: fixed per agent, so the repeated call really is the same call. */
 export interface Pattern {
   readonly kind: FailureKind;
+  /** The looping tools and distinctive argument values: what a specific correction names. */
+  readonly tools: readonly string[];
+  readonly values: readonly string[];
   /** The next turn's steps (one or two bodies). */
   next(n: number): StepBody[];
 }
@@ -57,21 +60,25 @@ export function patternFor(kind: FailureKind, ctx: PatternContext): Pattern {
   switch (kind) {
     case 'same_call': {
       const path = `data/export-${rng.token(4)}.csv`;
-      return { kind, next: () => call(ctx, 'read_file', { path }, true, { rows: 0, note: 'the file is empty' }) };
+      return { kind, tools: ['read_file'], values: [path], next: () => call(ctx, 'read_file', { path }, true, { rows: 0, note: 'the file is empty' }) };
     }
     case 'unknown_tool':
       return {
         kind,
+        tools: ['browse_page'],
+        values: [],
         next: () => call(ctx, 'browse_page', { url: `https://${rng.token(6)}.example.com/${rng.pick(['pricing', 'plans', 'about'])}` }, false, 'Unknown tool: browse_page. Available tools: web_search, open_url, extract_table', true),
       };
     case 'dead_poll': {
       const job = `job-${rng.token(8)}`;
-      return { kind, next: () => call(ctx, 'job_status', { job }, true, { state: 'pending', queue: 'default' }) };
+      return { kind, tools: ['job_status'], values: [job], next: () => call(ctx, 'job_status', { job }, true, { state: 'pending', queue: 'default' }) };
     }
     case 'ping_pong': {
       const path = `src/${rng.token(5)}/cart.ts`;
       return {
         kind,
+        tools: ['edit_file', 'run_tests'],
+        values: [path],
         next: (n) =>
           n % 2 === 0
             ? call(ctx, 'edit_file', { path, patch: '@@ -42 +42 @@ return subtotal + tax' }, true, { applied: true })
@@ -86,16 +93,20 @@ export function patternFor(kind: FailureKind, ctx: PatternContext): Pattern {
         `${subject} pricing plan 2024`,
         `2024 ${subject} pricing plans`,
       ];
-      return { kind, next: (n) => call(ctx, 'web_search', { query: variants[n % variants.length] }, true, { results: [], message: 'No results found' }) };
+      return { kind, tools: ['web_search'], values: [`${subject} pricing`], next: (n) => call(ctx, 'web_search', { query: variants[n % variants.length] }, true, { results: [], message: 'No results found' }) };
     }
     case 'monologue':
       return {
         kind,
+        tools: [],
+        values: ['double-check the configuration'],
         next: () => [{ kind: 'message', message: { role: 'assistant', type: 'thought', text: 'Before changing anything I should double-check the configuration, so let me think again about which setting controls the timeout.' } }],
       };
     case 'stagnation':
       return {
         kind,
+        tools: ['list_dir', 'read_file', 'grep', 'python'],
+        values: [],
         next: (n) => {
           const tool = ['list_dir', 'read_file', 'grep', 'python'][n % 4];
           return call(ctx, tool, { target: `${rng.token(8)}/${rng.token(6)}`, n }, true, { items: [rng.token(10), rng.token(10), rng.token(10)], size: rng.int(1, 99999) });
@@ -104,6 +115,8 @@ export function patternFor(kind: FailureKind, ctx: PatternContext): Pattern {
     case 'drift':
       return {
         kind,
+        tools: ['web_search', 'open_url'],
+        values: [],
         next: (n) =>
           n % 2 === 0
             ? call(ctx, 'web_search', { query: `${rng.pick(OFF_TOPIC)} ${words(rng, 2)}` }, true, { results: [words(rng, 6), words(rng, 6)] })

@@ -75,6 +75,9 @@ export interface ReceivedCorrection {
   readonly receivedAtSeq: number;
   readonly effect: CorrectionEffect;
   readonly reason: string;
+  /** Content mode: whether the correction fit the failure, and the chance it had to break it. */
+  readonly specific?: boolean;
+  readonly chance?: number;
 }
 
 /** One agent's story, for reports and assertions. */
@@ -118,6 +121,11 @@ export interface FleetOptions {
   readonly agentsPerTask?: number;
   /** Agents start in a random round in [0, stagger] (default 0: all at once). */
   readonly stagger?: number;
+  /**
+   * How agents answer corrections: 'rank' (default) recovers on any correction at or above the agent's
+   * responsiveness; 'content' draws recovery from what the correction says (recovery-model.ts).
+   */
+  readonly recovery?: 'rank' | 'content';
   /** Timestamp of round 0 (default 2026-01-01T00:00:00Z) when nextSteps is called without a time. */
   readonly startMs?: number;
 }

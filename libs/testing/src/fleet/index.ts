@@ -4,3 +4,4 @@ export * from './simulated-fleet';
 export { TASK_TEMPLATES, type TaskTemplate, type MilestoneTemplate, type CallSpec } from './task-catalog';
 export type { StepBody } from './failure-patterns';
 export * from './navigate-fleet';
+export * from './recovery-model';

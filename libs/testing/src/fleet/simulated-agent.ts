@@ -1,10 +1,14 @@
 /**
  * One simulated agent: works through its task's milestones one turn (one step event) at a time, falls
- * into its injected failure at a chosen point, and answers corrections the way its responsiveness says:
- * a correction at or above it breaks the failure (the agent changes course and finishes the milestone),
- * a weaker one is ignored, a freeze stops it for a human.
+ * into its injected failure at a chosen point, and answers corrections. With `recovery: 'rank'` a
+ * correction at or above its responsiveness breaks the failure and a weaker one is ignored (the pipeline
+ * tests' deterministic agent). With `recovery: 'content'` the chance to recover depends on what the
+ * correction says (recovery-model.ts), drawn from the agent's own seeded stream; a correction that fits
+ * the failure also lets it resume the milestone's remaining work, a generic one only gets it moving on.
+ * A freeze stops it for a human either way.
  */
 import type { Correction, StepEvent } from '@wayfinder/contracts';
+import { judgeCorrection, RECOVERY_MODEL } from './recovery-model';
 import { call, patternFor, type Pattern, type StepBody } from './failure-patterns';
 import { CORRECTION_RANK, type AgentRecord, type AgentState, type FailureKind, type InjectedFailure, type ReceivedCorrection, type Responsiveness } from './fleet.types';
 import type { Prng } from './prng';
@@ -19,6 +23,10 @@ export interface AgentSetup {
   subject: string;
   rng: Prng;
   startRound: number;
+  /** How corrections are answered (default 'rank'). */
+  recovery?: 'rank' | 'content';
+  /** The stream recovery draws come from (content mode). */
+  recoveryRng?: Prng;
   failure?: { kind: FailureKind; respondsTo: Responsiveness; claimed: InjectedFailure['claimedDetectors'] };
 }
 
@@ -38,6 +46,8 @@ export class SimulatedAgent {
   private pattern?: Pattern;
   private patternTurns = 0;
   private callCounter = 0;
+  /** Items gathered for the task's anchor (healthy calls of the anchor's milestone). */
+  private items = 0;
 
   constructor(private readonly setup: AgentSetup) {
     const { rng, template } = setup;
@@ -92,23 +102,43 @@ export class SimulatedAgent {
       else if (this.state === 'recovering') this.state = 'working';
     }
     const { tenantId, agentId, taskId, runId } = this.setup;
-    return { schema: 'wayfinder.step.v1', eventId: `${tenantId}/${agentId}/${runId}/${this.seq}`, tenantId, agentId, taskId, runId, ts, seq: this.seq, ...body } as StepEvent;
+    // Tokens a model would spend on the turn: its context overhead and what it wrote or read (≈4 chars a token).
+    const usage = { inputTokens: 400, outputTokens: Math.ceil(JSON.stringify(body).length / 4) };
+    return { schema: 'wayfinder.step.v1', eventId: `${tenantId}/${agentId}/${runId}/${this.seq}`, tenantId, agentId, taskId, runId, ts, seq: this.seq, usage, ...body } as StepEvent;
   }
 
   /** Applies a correction addressed to this agent; returns what it did. */
   applyCorrection(c: Correction): ReceivedCorrection {
-    let effect: ReceivedCorrection['effect'];
+    let effect: ReceivedCorrection['effect'] | undefined;
     if (!this.active) effect = 'late';
     else if (c.action === 'freeze') {
       effect = 'frozen';
       this.state = 'frozen';
       this.queue = [];
     } else if (this.state !== 'looping') effect = 'unneeded';
-    else if (CORRECTION_RANK[c.action] >= CORRECTION_RANK[this.truth!.respondsTo]) {
-      effect = 'recovered';
-      this.recover();
-    } else effect = 'ignored';
-    const record: ReceivedCorrection = { eventId: c.eventId, action: c.action, severity: c.severity, atSeq: c.atSeq, receivedAtSeq: this.seq, effect, reason: c.reason };
+    let judged: { specific: boolean; chance: number } | undefined;
+    if (effect === undefined && c.action !== 'freeze') {
+      if (this.setup.recovery === 'content') {
+        judged = judgeCorrection(c, this.failureView());
+        // Drawn whatever the outcome, so the k-th correction takes the k-th draw in every arm.
+        const draw = this.recoveryRng().next();
+        effect = draw < judged.chance ? 'recovered' : 'ignored';
+        if (effect === 'recovered') this.recover(judged.specific);
+      } else if (CORRECTION_RANK[c.action] >= CORRECTION_RANK[this.truth!.respondsTo]) {
+        effect = 'recovered';
+        this.recover(false);
+      } else effect = 'ignored';
+    }
+    const record: ReceivedCorrection = {
+      eventId: c.eventId,
+      action: c.action,
+      severity: c.severity,
+      atSeq: c.atSeq,
+      receivedAtSeq: this.seq,
+      effect: effect ?? 'ignored',
+      reason: c.reason,
+      ...(judged ? { specific: judged.specific, chance: judged.chance } : {}),
+    };
     this.received.push(record);
     return record;
   }
@@ -139,8 +169,11 @@ export class SimulatedAgent {
 
   private refill(): void {
     if (this.state === 'looping') {
-      this.queue.push(...this.pattern!.next(this.patternTurns++));
-      return;
+      if (this.setup.recovery === 'content' && this.recoveryRng().chance(RECOVERY_MODEL.selfRecoveryPerTurn)) this.recover(false);
+      else {
+        this.queue.push(...this.pattern!.next(this.patternTurns++));
+        return;
+      }
     }
     const { template, rng, subject } = this.setup;
     if (this.failAt && this.truth!.startSeq === null && this.milestone === this.failAt.milestone && this.callIndex === this.failAt.call) {
@@ -151,7 +184,9 @@ export class SimulatedAgent {
       return;
     }
     if (this.milestone >= template.milestones.length) {
-      this.queue.push({ kind: 'message', message: { role: 'assistant', type: 'output', text: `Finished: ${template.goal(subject)}.` } });
+      const anchor = template.anchor;
+      const found = anchor ? ` Found ${this.items} ${anchor.unit}: ${Array.from({ length: this.items }, (_, k) => `${anchor.item} ${k + 1}`).join(', ')}.` : '';
+      this.queue.push({ kind: 'message', message: { role: 'assistant', type: 'output', text: `Finished: ${template.goal(subject)}.${found}` } });
       this.finishing = true;
       return;
     }
@@ -165,6 +200,7 @@ export class SimulatedAgent {
     }
     if (this.callIndex < this.calls[this.milestone]) {
       const spec = m.call(rng, this.callIndex++, subject);
+      if (template.anchor?.milestone === m.id) this.items++;
       this.queue.push(...call(this.ctx(), spec.tool, { ...spec.args, purpose: purposeOf(m.description, subject) }, spec.ok, spec.content));
       return;
     }
@@ -179,16 +215,41 @@ export class SimulatedAgent {
     this.announced = false;
   }
 
-  /** Out of the failure: answer the call in flight, do one more piece of real work, finish the milestone. */
-  private recover(): void {
+  /**
+   * Out of the failure: answer the call in flight, then either resume the milestone's remaining work
+   * (`resume`: the correction told it where it was and what failed) or do one more piece of real work
+   * and move on, leaving the rest of the milestone undone.
+   */
+  private recover(resume: boolean): void {
     this.state = 'recovering';
     this.truth!.recoveredAtSeq = this.seq + 1;
     this.queue = this.queue.filter((b) => b.kind === 'observation');
+    if (resume) {
+      if (this.queue.length === 0) this.state = 'working';
+      return;
+    }
     const { template, rng, subject } = this.setup;
     const m = template.milestones[this.milestone];
     const spec = m.call(rng, this.calls[this.milestone], subject);
+    if (template.anchor?.milestone === m.id) this.items++;
     this.queue.push(...call(this.ctx(), spec.tool, { ...spec.args, purpose: purposeOf(m.description, subject) }, spec.ok, spec.content));
     this.completeMilestone();
+  }
+
+  private recoveryRng(): Prng {
+    return this.setup.recoveryRng ?? this.setup.rng;
+  }
+
+  private failureView() {
+    const m = this.setup.template.milestones[Math.min(this.milestone, this.setup.template.milestones.length - 1)];
+    return {
+      respondsTo: this.truth!.respondsTo,
+      startSeq: this.truth!.startSeq ?? 0,
+      tools: this.pattern?.tools ?? [],
+      values: this.pattern?.values ?? [],
+      milestone: { id: m.id, description: m.description },
+      open: this.setup.template.milestones.slice(this.milestone).map((x) => x.id),
+    };
   }
 }
 

@@ -70,6 +70,8 @@ export class SimulatedFleet {
         subject,
         rng: agentRng,
         startRound: options.stagger ? agentRng.int(0, options.stagger) : 0,
+        recovery: options.recovery ?? 'rank',
+        recoveryRng: new Prng(deriveSeed(options.seed, `recovery-${i}`)),
         ...(kind
           ? { failure: { kind, respondsTo: explicit?.respondsTo ?? agentRng.weighted(options.responses ?? DEFAULT_RESPONSES[kind]), claimed: CLAIMED_DETECTORS[kind] } }
           : {}),
@@ -91,6 +93,7 @@ export class SimulatedFleet {
             dependsOn: k === 0 ? [] : [template.milestones[k - 1].id],
             validator: { type: 'marker' as const },
           })),
+          ...(template.anchor ? { anchors: [{ id: `a-${template.anchor.unit}`, text: template.anchor.text, target: template.anchor.target, unit: template.anchor.unit, comparator: 'atLeast' as const, hard: true }] } : {}),
           agentIds: [],
         };
         this.taskSpecs.push(spec);

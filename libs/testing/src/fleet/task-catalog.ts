@@ -25,6 +25,8 @@ export interface MilestoneTemplate {
 
 export interface TaskTemplate {
   key: string;
+  /** A quantitative anchor on the items one milestone's healthy calls gather (one per call). */
+  anchor?: { milestone: string; target: number; unit: string; text: string; item: string };
   goal(subject: string): string;
   milestones: readonly MilestoneTemplate[];
   subjects: readonly string[];
@@ -54,6 +56,7 @@ function freshResult(rng: Prng, what: string): JsonValue {
 
 const research: TaskTemplate = {
   key: 'research',
+  anchor: { milestone: 'find-competitors', target: 3, unit: 'competitors', text: 'at least 3 competitors', item: 'competitor' },
   subjects: ['CRM software', 'payroll services', 'cloud backup tools', 'e-signature apps'],
   goal: (s) => `Research the main competitors in ${s} -> collect their pricing -> compare them in a table -> write a summary report`,
   milestones: [
@@ -85,6 +88,7 @@ const research: TaskTemplate = {
 
 const bugfix: TaskTemplate = {
   key: 'bugfix',
+  anchor: { milestone: 'reproduce', target: 3, unit: 'files', text: 'at least 3 files', item: 'file' },
   subjects: ['the checkout service', 'the login flow', 'the invoice exporter', 'the search API'],
   goal: (s) => `Fix the failing integration test of ${s}: reproduce the failure, then find the cause, then patch it, then run the suite`,
   milestones: [
@@ -117,6 +121,7 @@ const bugfix: TaskTemplate = {
 
 const dataReport: TaskTemplate = {
   key: 'data-report',
+  anchor: { milestone: 'load', target: 3, unit: 'datasets', text: 'at least 3 datasets', item: 'dataset' },
   subjects: ['quarterly sales', 'support tickets', 'web traffic', 'churn'],
   goal: (s) => `Build a report on ${s}: load the data -> clean it -> compute the key metrics -> draw the charts -> write the findings`,
   milestones: [
