@@ -6,11 +6,11 @@
  */
 import type { Anchor, CognitiveMap, Deviation, StepEvent } from '@wayfinder/contracts';
 import { anchorStatus, emptyProgress, stepText, updateAnchorProgress, type AnchorProgress } from '@wayfinder/cognitive-map';
-import { cosine, type Embedder } from '@wayfinder/embeddings';
+import { cosine, type SyncEmbedder } from '@wayfinder/embeddings';
 
 export interface GoalPersistenceOptions {
   /** Judges steps no rule decides: cosine of the step's text to an anchor's text. Without it they count as not serving. */
-  embedder?: Embedder;
+  embedder?: SyncEmbedder;
   /** Cosine at or above which the embedder says a step serves an anchor (hashing embedder: 0.2). */
   similarityThreshold?: number;
   /** The curve keeps at most this many points (deviation points always kept). */
@@ -79,7 +79,7 @@ export class GoalPersistence {
   ) {
     this.progress = emptyProgress(map.anchors);
     const embedder = options.embedder;
-    this.anchorVectors = embedder ? map.anchors.map((a) => embedder.embed(anchorText(a))) : [];
+    this.anchorVectors = embedder ? map.anchors.map((a) => embedder.embedSync(anchorText(a))) : [];
     this.threshold = options.similarityThreshold ?? 0.2;
     this.maxPoints = Math.max(2, options.maxCurvePoints ?? 500);
   }
@@ -156,7 +156,7 @@ export class GoalPersistence {
     const text = stepText(step)?.text;
     if (!text) return undefined;
     if (!this.options.embedder || this.anchorVectors.length === 0) return { serves: false, byRule: false };
-    const vector = this.options.embedder.embed(text);
+    const vector = this.options.embedder.embedSync(text);
     return { serves: this.anchorVectors.some((a) => cosine(a, vector) >= this.threshold), byRule: false };
   }
 

@@ -19,6 +19,17 @@ const CORRECTION: PolicySettings['correction'] = {
 
 const NORMALIZATION: PolicySettings['normalization'] = { volatileKeys: {}, volatilePatterns: {} };
 
+// Which embedder each text-comparing detector uses (DESIGN §5.6) and the semantic embedders' thresholds;
+// the detector sections' own thresholds are the hashing embedder's.
+const HASHING_EVERYWHERE: PolicySettings['embedders'] = {
+  drift: 'hashing',
+  semanticRepetition: 'hashing',
+  monologue: 'hashing',
+  nearDuplicate: 'hashing',
+  minilm: {},
+  'bge-zh': {},
+};
+
 const openclaw: PolicySettings = {
   profile: 'openclaw',
   loop: {
@@ -42,6 +53,7 @@ const openclaw: PolicySettings = {
   budget: { enabled: false, warningRatio: 0.8 },
   normalization: NORMALIZATION,
   correction: CORRECTION,
+  embedders: HASHING_EVERYWHERE,
 };
 
 const balanced: PolicySettings = {
@@ -69,6 +81,7 @@ const balanced: PolicySettings = {
   budget: { enabled: true, warningRatio: 0.8 },
   normalization: NORMALIZATION,
   correction: CORRECTION,
+  embedders: HASHING_EVERYWHERE,
 };
 
 const strict: PolicySettings = {
