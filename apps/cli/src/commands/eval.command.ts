@@ -13,7 +13,7 @@ import { navigationHandlers, prepareNavigation } from './navigation-setup';
 import { InvalidLineReporter } from './invalid-line-reporter';
 import { readStepFile, type StepLineStats } from './step-lines';
 
-const USAGE = `usage: wayfinder eval trail DIR [--policy FILE.json] [--profile NAME]
+const USAGE = `usage: wayfinder eval trail DIR [--policy FILE.json] [--profile NAME] [--embedder NAME]
 
 Reads DIR/labels.json and the StepEvent JSONL trace of each labelled row, runs the whole navigation on
 each trace (balanced profile unless told otherwise) and prints one JSON object:
@@ -25,6 +25,8 @@ each trace (balanced profile unless told otherwise) and prints one JSON object:
 options:
   --policy FILE.json   a policy overlay over the profile
   --profile NAME       balanced (default) | strict | lenient | openclaw
+  --embedder NAME      hashing | minilm | bge-zh for drift, semantic_repetition and monologue, with
+                       the policy's thresholds for that embedder (tool arguments keep hashing)
 `;
 
 export const evalCommand: Command = {
@@ -32,13 +34,19 @@ export const evalCommand: Command = {
   summary: 'score navigation on labelled traces (eval trail DIR)',
   usage: USAGE,
   async run(argv: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseCommandArgs(argv, { policy: { type: 'string' }, profile: { type: 'string' } });
+    const { values, positionals } = parseCommandArgs(argv, { policy: { type: 'string' }, profile: { type: 'string' }, embedder: { type: 'string' } });
     const [sub, dir, ...extra] = positionals;
     if (sub === undefined) throw new UsageError("a sub-command is required: 'trail DIR'");
     if (sub !== 'trail') throw new UsageError(`unknown sub-command '${sub}' (expected 'trail')`);
     if (dir === undefined) throw new UsageError('trail needs a DIR (a folder with labels.json and the JSONL traces)');
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
-    const setup = await prepareNavigation({ policyFile: values.policy, profile: values.profile, corrections: true });
+    const setup = await prepareNavigation({
+      policyFile: values.policy,
+      profile: values.profile,
+      embedder: values.embedder,
+      corrections: true,
+      warn: (message) => io.stderr.write(`wayfinder eval: ${message}\n`),
+    });
     const labels = await readLabels(dir);
 
     const deviationsByTrace = new Map<string, ScoredDeviation[]>();
@@ -61,9 +69,12 @@ export const evalCommand: Command = {
       await readStepFile(
         file,
         navigationHandlers(navigator, invalid, (step) => {
-          const result = navigator.onStep(step);
-          for (const d of result.deviations) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq });
-          corrections += result.corrections.length;
+          const run = () => {
+            const result = navigator.onStep(step);
+            for (const d of result.deviations) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq });
+            corrections += result.corrections.length;
+          };
+          return setup.semantic ? navigator.prepare([step]).then(run) : run();
         }),
         stats,
       );
@@ -79,6 +90,7 @@ export const evalCommand: Command = {
       loop: score.loop,
       drift: score.drift,
       profile: setup.profile,
+      embedders: Object.fromEntries((['drift', 'semanticRepetition', 'monologue', 'nearDuplicate'] as const).map((d) => [d, setup.vectors.served(setup.policy.embedders[d])])),
       events: stats.steps,
       invalidLines: stats.invalid,
       missingTraces: missing,

@@ -21,6 +21,8 @@ export interface EmbeddingCacheOptions {
   maxChars?: number;
   /** Texts per call to a semantic embedder. */
   batchSize?: number;
+  /** Told once per name when a choice is served by hashing because its embedder is not in this cache. */
+  onFallback?: (choice: EmbedderName) => void;
 }
 
 export interface EmbeddingRequest {
@@ -59,6 +61,8 @@ export class EmbeddingCache implements VectorSource {
   private readonly maxChars: number;
   private readonly batchSize: number;
   private readonly counters = { embedded: 0, hits: 0, misses: 0 };
+  private readonly onFallback?: (choice: EmbedderName) => void;
+  private readonly fellBack = new Set<EmbedderName>();
 
   constructor(options: EmbeddingCacheOptions) {
     this.hashing = options.hashing;
@@ -70,6 +74,7 @@ export class EmbeddingCache implements VectorSource {
     this.maxVectors = options.maxVectors ?? 20_000;
     this.maxChars = options.maxChars ?? 2048;
     this.batchSize = options.batchSize ?? 32;
+    this.onFallback = options.onFallback;
     if (this.maxTextsPerAgent < 1 || this.maxVectors < 1 || this.maxChars < 1 || this.batchSize < 1) throw new Error('embedding cache limits must be positive');
   }
 
@@ -84,7 +89,12 @@ export class EmbeddingCache implements VectorSource {
   }
 
   served(choice: EmbedderName): EmbedderName {
-    return choice !== 'hashing' && this.stores.has(choice) ? choice : 'hashing';
+    if (choice === 'hashing' || this.stores.has(choice)) return choice;
+    if (!this.fellBack.has(choice)) {
+      this.fellBack.add(choice);
+      this.onFallback?.(choice);
+    }
+    return 'hashing';
   }
 
   get stats(): EmbeddingCacheStats {

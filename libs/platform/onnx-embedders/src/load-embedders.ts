@@ -53,6 +53,15 @@ export async function createEmbeddingCache(
   names: Iterable<EmbedderName>,
   options: LoadEmbeddersOptions & Omit<EmbeddingCacheOptions, 'hashing' | 'semantic'> & { hashing?: HashingEmbedder } = {},
 ): Promise<EmbeddingCache> {
-  const semantic = await loadSemanticEmbedders(names, options);
-  return new EmbeddingCache({ ...options, hashing: options.hashing ?? new HashingEmbedder(), semantic });
+  const requested = new Set(names);
+  const semantic = await loadSemanticEmbedders(requested, options);
+  const warn = options.warn ?? ((message: string) => console.warn(`wayfinder: ${message}`));
+  const modelsDir = options.modelsDir ?? defaultModelsDir();
+  const onFallback = (name: EmbedderName) => {
+    // Requested but absent: already said by the loader. Not requested: a policy chose it later.
+    if (!isSemanticEmbedder(name) || requested.has(name)) return;
+    if (!findModelFiles(name, modelsDir)) warnModelAbsent(name, modelsDir, warn);
+    else warn(`embedder '${name}': chosen by a policy but not loaded in this process (set WAYFINDER_EMBEDDERS=${name}); those detectors use the hashing embedder and its thresholds.`);
+  };
+  return new EmbeddingCache({ ...options, hashing: options.hashing ?? new HashingEmbedder(), semantic, onFallback });
 }

@@ -62,3 +62,8 @@ export function withEmbedderThresholds(policy: PolicySettings, monologue: Embedd
   }
   return out;
 }
+
+/** The embedders a policy chooses, one per text-comparing detector (what a process must load for it). */
+export function embedderChoices(policy: PolicySettings): EmbedderName[] {
+  return (['drift', 'semanticRepetition', 'monologue', 'nearDuplicate'] as const).map((d) => embedderChoice(policy, d));
+}
