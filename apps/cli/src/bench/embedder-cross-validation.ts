@@ -1,7 +1,8 @@
 /**
  * Calibration of the per-embedder thresholds (DESIGN §5.6) on shared/data/trail-dev by k-fold
  * cross-validation, not by a grid on all of it: for each fold, the thresholds are chosen on the other
- * folds (highest recall with false-positive rate ≤ the target, then lowest FPR, then the middle of ties),
+ * folds (highest recall with false-positive rate ≤ 0.10, then lowest FPR, then the middle of ties; the
+ * lowest FPR when no point meets the cap),
  * and scored on the held-out fold; the report gives the held-out mean and spread, and the thresholds
  * chosen on all folds (what a profile would ship). Drift: `goal deviation` labels, drift deviations;
  * loop: `resource abuse` labels, loop-family deviations, varying the semantic_repetition and monologue
@@ -126,11 +127,15 @@ function rates(flags: boolean[], positive: boolean[], index: number[]): { recall
   return { recall: p === 0 ? 0 : tp / p, fpr: n === 0 ? 0 : fp / n };
 }
 
-/** Picks the point with the highest recall at FPR ≤ MAX_FPR on `index` (ties: lower FPR, then the median point). */
+/**
+ * Picks the point with the highest recall at FPR ≤ MAX_FPR on `index` (ties: lower FPR, then the median
+ * point); when no point meets the FPR cap, the points with the lowest FPR compete instead.
+ */
 function choose(points: { params: [number, number]; flags: boolean[] }[], positive: boolean[], index: number[]) {
   const scored = points.map((p) => ({ ...p, ...rates(p.flags, positive, index) }));
   const ok = scored.filter((s) => s.fpr <= MAX_FPR);
-  const pool = ok.length > 0 ? ok : scored;
+  const lowest = Math.min(...scored.map((s) => s.fpr));
+  const pool = ok.length > 0 ? ok : scored.filter((s) => s.fpr === lowest);
   const bestRecall = Math.max(...pool.map((s) => s.recall));
   const top = pool.filter((s) => s.recall === bestRecall);
   const bestFpr = Math.min(...top.map((s) => s.fpr));

@@ -78,6 +78,10 @@ export class EmbeddingCache implements VectorSource {
     if (this.maxTextsPerAgent < 1 || this.maxVectors < 1 || this.maxChars < 1 || this.batchSize < 1) throw new Error('embedding cache limits must be positive');
   }
 
+  get embedsAhead(): boolean {
+    return this.stores.size > 0;
+  }
+
   /** The embedders this cache really serves (hashing plus the semantic ones given). */
   get available(): EmbedderName[] {
     return ['hashing', ...this.stores.keys()];

@@ -20,6 +20,8 @@ export interface VectorSource {
 
 /** A VectorSource that embeds ahead (EmbeddingCache): what stream handlers await before running detectors. */
 export interface PrefetchingVectorSource extends VectorSource {
+  /** False when only hashing is available: nothing to prefetch, callers skip listing texts at all. */
+  readonly embedsAhead: boolean;
   prefetch(requests: readonly { choice: EmbedderName; agent: string; text: string }[]): Promise<void>;
 }
 

@@ -33,7 +33,7 @@ export interface NavigatorOptions {
 
 export function createNavigator(options: NavigatorOptions): Navigator {
   const embedder = options.embedder ?? new HashingEmbedder();
-  const vectors = options.vectors ?? { ...hashingVectors(embedder), prefetch: async () => undefined };
+  const vectors = options.vectors ?? { ...hashingVectors(embedder), embedsAhead: false, prefetch: async () => undefined };
   const policy = options.policy;
   const policyOf = typeof policy === 'function' ? policy : () => policy;
   let streamTime = 0;
@@ -61,6 +61,7 @@ export function createNavigator(options: NavigatorOptions): Navigator {
       },
       tick: (nowMs) => detection.tick(nowMs),
       async prepare(steps) {
+        if (!vectors.embedsAhead) return;
         const requests = steps.flatMap((step) => detection.textsFor(step));
         if (requests.length > 0) await vectors.prefetch(requests);
       },

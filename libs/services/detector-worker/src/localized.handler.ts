@@ -35,7 +35,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     @Optional() @Inject(VECTORS) semantic?: PrefetchingVectorSource | null,
   ) {
     this.maps = new MapCache(mapStore);
-    const vectors = semantic ?? { ...hashingVectors(embedder), prefetch: async () => undefined };
+    const vectors = semantic ?? { ...hashingVectors(embedder), embedsAhead: false, prefetch: async () => undefined };
     this.engine = new DetectionEngine({
       embedder,
       vectors,
@@ -47,7 +47,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
       stateStore,
       (deviations) => this.bus.publish('wayfinder.deviations.v1', deviations),
       (agent) => this.logger.warn(`unreadable detector state of ${agent.tenantId}/${agent.agentId}: its detection starts over`),
-      semantic
+      semantic?.embedsAhead
         ? async (batch) => {
             const requests = batch.flatMap(({ step, position }) => this.engine.textsFor(step, position.method === 'unknown' ? undefined : position));
             if (requests.length > 0) await semantic.prefetch(requests);
