@@ -31,7 +31,7 @@ const EMBEDDERS: PolicySettings['embedders'] = {
   monologue: 'hashing',
   nearDuplicate: 'hashing',
   minilm: { driftGoalThreshold: 0.2, driftMilestoneThreshold: 0.3, repetitionThreshold: 0.9, monologueThreshold: 0.93 },
-  'bge-zh': { driftGoalThreshold: 0.2, driftMilestoneThreshold: 0.3, repetitionThreshold: 0.9, monologueThreshold: 0.93 },
+  'bge-zh': { driftGoalThreshold: 0.35, driftMilestoneThreshold: 0.4, repetitionThreshold: 0.95, monologueThreshold: 0.98 },
 };
 
 const openclaw: PolicySettings = {
