@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: lint, type-check, unit tests, then integration tests on a real Kafka broker and Redis.
+// `npm test`: lint, type-check, the embedding models' fetch (once), unit tests, then integration tests on a real Kafka broker and Redis.
 // When the broker or Redis does not answer, it brings them up with deploy/local/infra-up.sh and takes
 // down only what it started. Prints one closing line `tests: N passed, N failed` and exits non-zero on
 // any failure.
@@ -47,6 +47,8 @@ const [kafkaHost, kafkaPort] = (process.env.WAYFINDER_KAFKA_BROKERS ?? '127.0.0.
 const steps = [];
 steps.push(run('lint', 'npx', ['nx', 'run-many', '-t', 'lint', '--parallel=2', '--outputStyle=static', '--skipNxCache']));
 steps.push(run('type-check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']));
+// The embedding models (DESIGN §5.6) that the semantic embedders' specs run on; fetched once, then a no-op.
+steps.push(run('embedding models', 'bash', [path.join('deploy', 'local', 'fetch-models.sh')]));
 const unitJson = path.join(resultsDir, 'unit.json');
 steps.push(run('unit tests', 'npx', ['jest', '--selectProjects', 'unit', '--ci', '--json', `--outputFile=${unitJson}`]));
 

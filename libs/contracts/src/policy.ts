@@ -84,6 +84,39 @@ export const CorrectionSettings = z.object({
   maxCorrectionsPerMilestone: count,
 });
 
+/** The embedders a policy can choose per detector (DESIGN §5.6). */
+export const EMBEDDER_NAMES = ['hashing', 'minilm', 'bge-zh'] as const;
+export const EmbedderName = z.enum(EMBEDDER_NAMES);
+export type EmbedderName = z.infer<typeof EmbedderName>;
+/**
+ * Thresholds calibrated for one semantic embedder (cosines of different embedders are not comparable).
+ * The detector sections' own thresholds are the hashing embedder's; a field left out here uses them.
+ */
+export const EmbedderThresholds = z
+  .object({
+    driftMilestoneThreshold: ratio,
+    driftGoalThreshold: ratio,
+    repetitionThreshold: ratio,
+    monologueThreshold: ratio,
+    nearArgsSimilarity: ratio,
+    nearResultSimilarity: ratio,
+    nearErrorSimilarity: ratio,
+    nearLongArgsSimilarity: ratio,
+  })
+  .partial()
+  .strict();
+export type EmbedderThresholds = z.infer<typeof EmbedderThresholds>;
+/** Which embedder each text-comparing detector uses, and the thresholds of the semantic ones. */
+export const EmbedderSettings = z.object({
+  drift: EmbedderName,
+  semanticRepetition: EmbedderName,
+  monologue: EmbedderName,
+  nearDuplicate: EmbedderName,
+  minilm: EmbedderThresholds,
+  'bge-zh': EmbedderThresholds,
+});
+export type EmbedderSettings = z.infer<typeof EmbedderSettings>;
+
 export const PolicySettings = z.object({
   profile: ProfileName,
   loop: LoopSettings,
@@ -97,6 +130,7 @@ export const PolicySettings = z.object({
   budget: BudgetSettings,
   normalization: NormalizationSettings,
   correction: CorrectionSettings,
+  embedders: EmbedderSettings,
 });
 export type PolicySettings = z.infer<typeof PolicySettings>;
 
@@ -115,6 +149,7 @@ export const PolicyOverlay = z
     budget: BudgetSettings.partial().strict().optional(),
     normalization: NormalizationSettings.partial().strict().optional(),
     correction: CorrectionSettings.partial().strict().optional(),
+    embedders: EmbedderSettings.partial().strict().optional(),
   })
   .strict();
 export type PolicyOverlay = z.infer<typeof PolicyOverlay>;

@@ -12,6 +12,7 @@ import { ConfigError, loadConfig } from '@wayfinder/config';
 import type { Command, CommandIo } from '../command';
 import { UsageError } from '../command';
 import { intOption, numberOption, parseCommandArgs } from '../args';
+import { BENCH_EMBEDDERS_USAGE, benchEmbeddersCommand } from './bench-embedders.command';
 
 const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--state-agents N]
        wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry]
@@ -49,7 +50,8 @@ partition with waiting steps is not processed, per move.
   --session-timeout MS  the workers' Kafka session timeout (default 10000, the broker's minimum is 6000)
 
 Each prints one JSON object, with the node version and the CPU.
-`;
+
+${BENCH_EMBEDDERS_USAGE}`;
 
 interface DetectorBenchOptions {
   agents: number;
@@ -63,9 +65,11 @@ const DETECTOR_BENCH = path.join(__dirname, '..', '..', '..', '..', 'libs', 'dom
 
 export const benchCommand: Command = {
   name: 'bench',
-  summary: 'benchmark the detectors, the Kafka pipeline, a worker\'s memory, partition moves (bench detectors|pipeline|worker-memory|failover)',
+  summary: 'benchmark the detectors, the Kafka pipeline, a worker\'s memory, partition moves, embedder choices (bench detectors|pipeline|worker-memory|failover|embedders)',
   usage: USAGE,
   async run(argv: string[], io: CommandIo): Promise<number> {
+    // A subcommand of its own, with its own options (bench-embedders.command.ts).
+    if (argv[0] === 'embedders') return benchEmbeddersCommand.run(argv.slice(1), io);
     const { values, positionals } = parseCommandArgs(argv, {
       agents: { type: 'string' },
       events: { type: 'string' },

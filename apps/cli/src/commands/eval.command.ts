@@ -15,7 +15,7 @@ import { readStepFile, type StepLineStats } from './step-lines';
 import { PERSISTENCE_USAGE, runEvalPersistence } from './eval-persistence';
 import { AB_USAGE, runEvalAb } from './eval-ab';
 
-const USAGE = `usage: wayfinder eval trail DIR [--policy FILE.json] [--profile NAME]
+const USAGE = `usage: wayfinder eval trail DIR [--policy FILE.json] [--profile NAME] [--embedder NAME]
        wayfinder eval persistence PATH… (see below)
        wayfinder eval ab [--agents N] [--seed K] [--arms …] (see below)
 
@@ -29,6 +29,8 @@ each trace (balanced profile unless told otherwise) and prints one JSON object:
 options:
   --policy FILE.json   a policy overlay over the profile
   --profile NAME       balanced (default) | strict | lenient | openclaw
+  --embedder NAME      hashing | minilm | bge-zh for drift, semantic_repetition and monologue, with
+                       the policy's thresholds for that embedder (tool arguments keep hashing)
 
 ${PERSISTENCE_USAGE}
 
@@ -61,13 +63,19 @@ export const evalCommand: Command = {
       });
       return runEvalAb(definedOnly(values), positionals, io);
     }
-    const { values, positionals } = parseCommandArgs(argv, { policy: { type: 'string' }, profile: { type: 'string' } });
+    const { values, positionals } = parseCommandArgs(argv, { policy: { type: 'string' }, profile: { type: 'string' }, embedder: { type: 'string' } });
     const [sub, dir, ...extra] = positionals;
     if (sub === undefined) throw new UsageError("a sub-command is required: 'trail DIR', 'persistence PATH…' or 'ab'");
     if (sub !== 'trail') throw new UsageError(`unknown sub-command '${sub}' (expected 'trail', 'persistence' or 'ab')`);
     if (dir === undefined) throw new UsageError('trail needs a DIR (a folder with labels.json and the JSONL traces)');
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
-    const setup = await prepareNavigation({ policyFile: values.policy, profile: values.profile, corrections: true });
+    const setup = await prepareNavigation({
+      policyFile: values.policy,
+      profile: values.profile,
+      embedder: values.embedder,
+      corrections: true,
+      warn: (message) => io.stderr.write(`wayfinder eval: ${message}\n`),
+    });
     const labels = await readLabels(dir);
 
     const deviationsByTrace = new Map<string, ScoredDeviation[]>();
@@ -90,9 +98,12 @@ export const evalCommand: Command = {
       await readStepFile(
         file,
         navigationHandlers(navigator, invalid, (step) => {
-          const result = navigator.onStep(step);
-          for (const d of result.deviations) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq });
-          corrections += result.corrections.length;
+          const run = () => {
+            const result = navigator.onStep(step);
+            for (const d of result.deviations) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq });
+            corrections += result.corrections.length;
+          };
+          return setup.semantic ? navigator.prepare([step]).then(run) : run();
         }),
         stats,
       );
@@ -108,6 +119,7 @@ export const evalCommand: Command = {
       loop: score.loop,
       drift: score.drift,
       profile: setup.profile,
+      embedders: Object.fromEntries((['drift', 'semanticRepetition', 'monologue', 'nearDuplicate'] as const).map((d) => [d, setup.vectors.served(setup.policy.embedders[d])])),
       events: stats.steps,
       invalidLines: stats.invalid,
       missingTraces: missing,

@@ -6,10 +6,12 @@
 import type { InvalidLineReporter } from './invalid-line-reporter';
 import type { StepLineHandlers } from './step-lines';
 import { promises as fs } from 'node:fs';
-import { PROFILE_NAMES, type PolicySettings, type ProfileName, type TaskSpec } from '@wayfinder/contracts';
+import { EMBEDDER_NAMES, PROFILE_NAMES, type EmbedderName, type PolicySettings, type ProfileName, type TaskSpec } from '@wayfinder/contracts';
 import { parseTask } from '@wayfinder/cognitive-map';
-import { validatePolicy } from '@wayfinder/detection';
+import { embedderChoices, validatePolicy } from '@wayfinder/detection';
+import type { EmbeddingCache } from '@wayfinder/embeddings';
 import { createNavigator, type Navigator } from '@wayfinder/navigation';
+import { createEmbeddingCache } from '@wayfinder/onnx-embedders';
 import { UsageError } from '../command';
 
 export interface NavigationRequest {
@@ -17,11 +19,19 @@ export interface NavigationRequest {
   profile?: string;
   /** Run the correction ladder too (replay --corrections, eval). */
   corrections: boolean;
+  /** --embedder: the embedder of drift, semantic_repetition and monologue (tool arguments keep hashing). */
+  embedder?: string;
+  /** Where an absent model's warning goes (stderr). */
+  warn?: (message: string) => void;
 }
 
 export interface NavigationSetup {
   readonly profile: ProfileName;
   readonly policy: PolicySettings;
+  /** The embedding cache shared by the navigators (hashing plus the semantic embedders the policy chose and found). */
+  readonly vectors: EmbeddingCache;
+  /** True when a detector is served by a semantic embedder: steps must then be prepared (navigator.prepare) first. */
+  readonly semantic: boolean;
   newNavigator(): Navigator;
 }
 
@@ -30,14 +40,23 @@ export async function prepareNavigation(request: NavigationRequest): Promise<Nav
   const raw = request.policyFile === undefined ? {} : await readPolicyFile(request.policyFile);
   // --profile beats a profile named in the file; validating the combination catches e.g. a warning
   // threshold in the file above the critical threshold of the profile chosen on the command line.
-  const combined = profile !== undefined && isPlainObject(raw) ? { ...raw, profile } : raw;
+  let combined = profile !== undefined && isPlainObject(raw) ? { ...raw, profile } : raw;
+  const embedder = parseEmbedder(request.embedder);
+  if (embedder !== undefined && isPlainObject(combined)) {
+    const fromFile = isPlainObject(combined.embedders) ? combined.embedders : {};
+    combined = { ...combined, embedders: { ...fromFile, drift: embedder, semanticRepetition: embedder, monologue: embedder } };
+  }
   const validation = validatePolicy(combined);
   if (!validation.ok) throw new UsageError(`${request.policyFile ?? '--profile'}: ${validation.error}`);
   const policy = validation.policy;
+  const choices = embedderChoices(policy);
+  const vectors = await createEmbeddingCache(choices, { warn: request.warn });
   return {
     profile: policy.profile,
     policy,
-    newNavigator: () => createNavigator({ policy, corrections: request.corrections }),
+    vectors,
+    semantic: choices.some((c) => vectors.served(c) !== 'hashing'),
+    newNavigator: () => createNavigator({ policy, corrections: request.corrections, vectors }),
   };
 }
 
@@ -55,6 +74,12 @@ export function navigationHandlers(navigator: Navigator, invalid: InvalidLineRep
       else invalid.report(file, line, `task ${task.taskId}: ${parsed.error.message}`);
     },
   };
+}
+
+function parseEmbedder(value: string | undefined): EmbedderName | undefined {
+  if (value === undefined) return undefined;
+  if (!(EMBEDDER_NAMES as readonly string[]).includes(value)) throw new UsageError(`--embedder must be one of ${EMBEDDER_NAMES.join(', ')}; got '${value}'`);
+  return value as EmbedderName;
 }
 
 function parseProfile(value: string | undefined): ProfileName | undefined {

@@ -14,7 +14,7 @@ import { correctionRow, deviationRow, escalationRow, tableHeader } from './repla
 import { listStepFiles } from './step-files';
 import { readStepFile, type StepLineStats } from './step-lines';
 
-const USAGE = `usage: wayfinder replay PATH… [--policy FILE.json] [--profile NAME] [--corrections] [--format jsonl|table]
+const USAGE = `usage: wayfinder replay PATH… [--policy FILE.json] [--profile NAME] [--embedder NAME] [--corrections] [--format jsonl|table]
 
 Reads StepEvent JSONL files, or folders of them (every *.jsonl below, recursively, sorted), runs the whole
 navigation in process (localization, detectors, correction ladder) and writes one JSON object per line to
@@ -25,6 +25,8 @@ A wayfinder.task.v1 line (a TaskSpec) gives the steps of its task a cognitive ma
 options:
   --policy FILE.json   a policy overlay (any subset of the TenantPolicy settings) over the profile
   --profile NAME       balanced (default) | strict | lenient | openclaw
+  --embedder NAME      hashing | minilm | bge-zh for drift, semantic_repetition and monologue (tool
+                       arguments keep hashing; the policy's "embedders" section chooses per detector)
   --corrections        also run the correction ladder and print corrections and escalations
   --format FORMAT      jsonl (default) | table
 `;
@@ -37,6 +39,7 @@ export const replayCommand: Command = {
     const { values, positionals } = parseCommandArgs(argv, {
       policy: { type: 'string' },
       profile: { type: 'string' },
+      embedder: { type: 'string' },
       corrections: { type: 'boolean' },
       format: { type: 'string' },
     });
@@ -44,7 +47,13 @@ export const replayCommand: Command = {
     const format = values.format ?? 'jsonl';
     if (format !== 'jsonl' && format !== 'table') throw new UsageError(`--format must be jsonl or table, got '${format}'`);
     const withCorrections = values.corrections === true;
-    const setup = await prepareNavigation({ policyFile: values.policy, profile: values.profile, corrections: withCorrections });
+    const setup = await prepareNavigation({
+      policyFile: values.policy,
+      profile: values.profile,
+      embedder: values.embedder,
+      corrections: withCorrections,
+      warn: (message) => io.stderr.write(`wayfinder replay: ${message}\n`),
+    });
     const files = await listStepFiles(positionals);
 
     const sink: ReplaySink = {
@@ -55,7 +64,7 @@ export const replayCommand: Command = {
     };
     const stats: StepLineStats = { lines: 0, steps: 0, invalid: 0 };
     try {
-      await replayFiles(files, setup.newNavigator(), sink, stats);
+      await replayFiles(files, setup.newNavigator(), sink, stats, setup.semantic);
     } catch (error) {
       // The reader of stdout went away (`replay … | head`): stop quietly, as other Unix tools do.
       if ((error as NodeJS.ErrnoException).code === 'EPIPE') return 0;
@@ -76,7 +85,7 @@ interface ReplaySink {
 }
 
 /** One Navigator over all files in order, so an agent whose steps span several files keeps its state. */
-async function replayFiles(files: readonly string[], navigator: Navigator, sink: ReplaySink, stats: StepLineStats): Promise<void> {
+async function replayFiles(files: readonly string[], navigator: Navigator, sink: ReplaySink, stats: StepLineStats, semantic: boolean): Promise<void> {
   const { out, invalid, table, withCorrections } = sink;
   if (table) out.line(tableHeader());
   for (const file of files) {
@@ -84,6 +93,16 @@ async function replayFiles(files: readonly string[], navigator: Navigator, sink:
       file,
       navigationHandlers(navigator, invalid, (step) => {
         if (out.failed) throw out.failed;
+        // A semantic embedder embeds the step's texts first (async); hashing stays synchronous.
+        return semantic ? navigator.prepare([step]).then(() => emit(step)) : emit(step);
+      }),
+      stats,
+    );
+    invalid.endFile(file);
+  }
+  await out.flush();
+
+  function emit(step: Parameters<Navigator['onStep']>[0]): Promise<void> | undefined {
         const result = navigator.onStep(step);
         let pending: Promise<void> | undefined;
         for (const d of result.deviations) pending = (table ? out.line(deviationRow(d)) : out.json(d)) ?? pending;
@@ -92,10 +111,5 @@ async function replayFiles(files: readonly string[], navigator: Navigator, sink:
           for (const e of result.escalations) pending = (table ? out.line(escalationRow(e)) : out.json(e)) ?? pending;
         }
         return pending;
-      }),
-      stats,
-    );
-    invalid.endFile(file);
   }
-  await out.flush();
 }

@@ -6,7 +6,7 @@
  * completed one depends on. Pure: one instance per agent, no I/O; `snapshot()`/`restore` persist it.
  */
 import type { CognitiveMap, Milestone, Position, StepEvent } from '@wayfinder/contracts';
-import { cosine, type Embedder } from '@wayfinder/embeddings';
+import { cosine, type SyncEmbedder } from '@wayfinder/embeddings';
 import { anchorCounts, emptyProgress, updateAnchorProgress, type AnchorProgress } from './anchor-progress';
 import { topologicalOrder } from './map-validation';
 import { stepText } from './step-text';
@@ -60,7 +60,7 @@ export class Localizer {
 
   constructor(
     readonly map: CognitiveMap,
-    private readonly embedder?: Embedder,
+    private readonly embedder?: SyncEmbedder,
     options: LocalizerOptions = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
@@ -73,7 +73,7 @@ export class Localizer {
   }
 
   /** Rebuilds a localizer from a snapshot; ids no longer on the map are dropped. */
-  static restore(map: CognitiveMap, snapshot: LocalizerSnapshot, embedder?: Embedder, options?: LocalizerOptions): Localizer {
+  static restore(map: CognitiveMap, snapshot: LocalizerSnapshot, embedder?: SyncEmbedder, options?: LocalizerOptions): Localizer {
     const l = new Localizer(map, embedder, options);
     for (const id of snapshot.completed) if (l.byId.has(id)) l.completed.add(id);
     l.current = snapshot.current && l.byId.has(snapshot.current) && !l.completed.has(snapshot.current) ? snapshot.current : (l.frontier()[0] ?? null);
@@ -156,7 +156,7 @@ export class Localizer {
     if (!st || st.text.length < this.options.minTextChars) return;
     const behindCurrent = this.ancestors.get(this.current) ?? new Set<string>();
     const candidates = this.order.filter((id) => !this.isBehind(id) && !behindCurrent.has(id));
-    const v = this.embedder.embed(st.text);
+    const v = this.embedder.embedSync(st.text);
     const vectors = this.milestoneVectors(this.embedder);
     let best: string | undefined;
     let bestScore = -1;
@@ -218,8 +218,8 @@ export class Localizer {
     return out;
   }
 
-  private milestoneVectors(embedder: Embedder): Map<string, Float32Array> {
-    this.vectors ??= new Map(this.map.milestones.map((m) => [m.id, embedder.embed(m.description)]));
+  private milestoneVectors(embedder: SyncEmbedder): Map<string, Float32Array> {
+    this.vectors ??= new Map(this.map.milestones.map((m) => [m.id, embedder.embedSync(m.description)]));
     return this.vectors;
   }
 

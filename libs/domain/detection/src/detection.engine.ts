@@ -4,7 +4,7 @@
  * the same steps in the same order give the same deviations with the same eventIds.
  */
 import { DEVIATION_SCHEMA, type Deviation, type Position, type StepEvent } from '@wayfinder/contracts';
-import { type Embedder, HashingEmbedder } from '@wayfinder/embeddings';
+import { agentKey, type EmbedderName, type EmbeddingRequest, HashingEmbedder, hashingVectors, type SyncEmbedder, type VectorSource } from '@wayfinder/embeddings';
 import { dangerousToolViolation } from './detectors/constraint.detector';
 import { detectBudget } from './detectors/budget.detector';
 import { armCompactionGuard, observeUnderGuard, skipUnderGuard } from './detectors/compaction.detector';
@@ -17,6 +17,8 @@ import { canonicalJson } from './fingerprint/normalize';
 import { hash32, hashHex } from './fingerprint/hash';
 import { targetMask, textOf } from './fingerprint/text-of';
 import { compilePolicy, type CompiledPolicy } from './policy/compiled-policy';
+import { embedderChoice, withEmbedderThresholds } from './policy/embedder-thresholds';
+import { SemanticRepetitionDetector } from './semantic-repetition/semantic-repetition.detector';
 import { AgentState } from './state/agent-state';
 import { decodeAgentState, encodeAgentState } from './state/codec';
 import { RecordFlag } from './state/run-history';
@@ -25,7 +27,13 @@ import { SKETCH_WORDS, sketchInto } from './state/sketch';
 import type { DetectionContext, DeviationDraft, StepDetector } from './types';
 
 export interface DetectionEngineOptions {
-  embedder?: Embedder;
+  /** The hashing embedder (default: the built-in one, for which the profiles' thresholds are calibrated). */
+  embedder?: SyncEmbedder;
+  /**
+   * Vectors for the detectors whose policy chose a semantic embedder (`policy.embedders`), prefetched by
+   * the caller for the texts `textsFor` lists (DESIGN §5.6). Default: hashing serves every choice.
+   */
+  vectors?: VectorSource;
   policyFor: (step: StepEvent) => DetectionContext;
   extraDetectors?: StepDetector[];
 }
@@ -42,7 +50,7 @@ interface TimeSettings {
 }
 
 export class DetectionEngine {
-  private readonly embedder: Embedder;
+  private readonly vectors: VectorSource;
   private readonly policyFor: (step: StepEvent) => DetectionContext;
   private readonly extraDetectors: StepDetector[];
   /** tenantId → agentId → state: no composite key string per agent to build on every step or keep in memory. */
@@ -58,14 +66,50 @@ export class DetectionEngine {
   private readonly vectorScratch: Float32Array;
 
   constructor(options: DetectionEngineOptions) {
-    this.embedder = options.embedder ?? new HashingEmbedder();
-    this.vectorScratch = new Float32Array(this.embedder.dimension);
+    const embedder = options.embedder ?? new HashingEmbedder();
+    this.vectors = options.vectors ?? hashingVectors(embedder);
+    this.vectorScratch = new Float32Array(embedder.dimension);
     this.policyFor = options.policyFor;
-    this.extraDetectors = options.extraDetectors ?? [];
+    // semantic_repetition is built in but reads its own embedder's vectors, so it plugs in like drift.
+    this.extraDetectors = [new SemanticRepetitionDetector(this.vectors), ...(options.extraDetectors ?? [])];
   }
 
   get agentCount(): number {
     return this.agentTotal;
+  }
+
+  /**
+   * The texts that onStep will embed with a semantic embedder, for the caller to prefetch (async,
+   * batched) before it runs the steps: the engine's own (monologue, near-duplicate calls) and each plug-in's.
+   */
+  textsFor(step: StepEvent, position?: Position): EmbeddingRequest[] {
+    const out: EmbeddingRequest[] = [];
+    if (!step || typeof step !== 'object' || typeof step.tenantId !== 'string' || typeof step.agentId !== 'string') return out;
+    let ctx: DetectionContext;
+    try {
+      ctx = this.policyFor(step);
+    } catch {
+      return out;
+    }
+    const settings = ctx.policy;
+    const agent = agentKey(step.tenantId, step.agentId);
+    const monologue = embedderChoice(settings, 'monologue');
+    const near = embedderChoice(settings, 'nearDuplicate');
+    if (step.kind === 'message' && monologue !== 'hashing' && settings.monologue.enabled && step.message?.role === 'assistant') {
+      out.push({ choice: monologue, agent, text: typeof step.message.text === 'string' ? step.message.text : '' });
+    } else if (step.kind === 'action' && near !== 'hashing' && settings.nearDuplicate.enabled) {
+      out.push({ choice: near, agent, text: textOf(step.action?.args, MAX_EMBED_CHARS) });
+    } else if (step.kind === 'observation' && near !== 'hashing' && settings.nearDuplicate.enabled) {
+      out.push({ choice: near, agent, text: observationText(step.observation ?? {}) });
+    }
+    for (const detector of this.extraDetectors) {
+      try {
+        if (detector.textsFor) out.push(...detector.textsFor(step, position, ctx));
+      } catch {
+        // A failing plug-in lists nothing; its onStep is guarded the same way.
+      }
+    }
+    return out;
   }
 
   /** Processes one step (any kind) for its agent; returns the deviations it caused, in order. */
@@ -219,10 +263,14 @@ export class DetectionEngine {
         this.onObservation(run, step, policy, drafts);
         break;
       case 'message':
-        if (step.message?.role === 'assistant' && (settings.monologue.enabled || settings.repetition.enabled)) {
+        if (step.message?.role === 'assistant' && settings.monologue.enabled) {
           const sketch = this.scratch;
-          sketchInto(this.embedVector(typeof step.message.text === 'string' ? step.message.text : ''), sketch);
-          drafts.push(...detectMessageRepetition(run, sketch, seq, settings));
+          const choice = embedderChoice(settings, 'monologue');
+          const vector = this.embedVector(typeof step.message.text === 'string' ? step.message.text : '', choice, step);
+          if (vector) {
+            sketchInto(vector, sketch);
+            drafts.push(...detectMessageRepetition(run, sketch, seq, withEmbedderThresholds(settings, this.vectors.served(choice), 'hashing')));
+          }
         }
         break;
       case 'milestone':
@@ -280,11 +328,14 @@ export class DetectionEngine {
       if (settings.nearDuplicate.enabled && !isPoll && !policy.isNearDuplicateIgnored(tool)) {
         const sketch = this.scratch;
         const text = textOf(args, MAX_EMBED_CHARS);
-        sketchInto(this.embedVector(text), sketch);
-        const previous = run.history.size > 1 ? run.history.slot(1) : -1;
-        const sameArgs = previous >= 0 && run.history.tool(previous) === toolHash && run.history.args(previous) === callArgs;
-        const longArgs = text.length >= (settings.nearDuplicate.longArgsChars ?? Number.POSITIVE_INFINITY);
-        nearDuplicateOnAction(run, toolHash, sketch, sameArgs, step.seq, longArgs, longArgs ? NO_TARGETS : targetMask(text));
+        const vector = this.embedVector(text, embedderChoice(settings, 'nearDuplicate'), step);
+        if (vector) {
+          sketchInto(vector, sketch);
+          const previous = run.history.size > 1 ? run.history.slot(1) : -1;
+          const sameArgs = previous >= 0 && run.history.tool(previous) === toolHash && run.history.args(previous) === callArgs;
+          const longArgs = text.length >= (settings.nearDuplicate.longArgsChars ?? Number.POSITIVE_INFINITY);
+          nearDuplicateOnAction(run, toolHash, sketch, sameArgs, step.seq, longArgs, longArgs ? NO_TARGETS : targetMask(text));
+        }
       }
     }
 
@@ -327,17 +378,23 @@ export class DetectionEngine {
 
     if (settings.nearDuplicate.enabled && !policy.isNearDuplicateIgnored(tool)) {
       const sketch = this.scratch;
-      const text = `${textOf(body.content ?? '', MAX_EMBED_CHARS)} ${typeof body.error === 'string' ? body.error.slice(0, MAX_EMBED_CHARS) : ''}`;
-      sketchInto(this.embedVector(text), sketch);
-      const near = nearDuplicateOnObservation(run, tool, toolHash, sketch, result, error, settings.nearDuplicate);
-      if (near) drafts.push(near);
+      const choice = embedderChoice(settings, 'nearDuplicate');
+      const vector = this.embedVector(observationText(body), choice, step);
+      if (vector) {
+        sketchInto(vector, sketch);
+        const near = nearDuplicateOnObservation(run, tool, toolHash, sketch, result, error, withEmbedderThresholds(settings, 'hashing', this.vectors.served(choice)).nearDuplicate);
+        if (near) drafts.push(near);
+      }
     }
   }
 
-  /** The embedding of a text, into a reused buffer when the embedder allows it (it is only folded, never kept). */
-  private embedVector(text: string): Float32Array {
-    const embedder = this.embedder as Embedder & { embedInto?: (text: string, out: Float32Array) => Float32Array };
-    return embedder.embedInto ? embedder.embedInto(text, this.vectorScratch) : embedder.embed(text);
+  /**
+   * The embedding of a text from the embedder serving `choice` (hashing: into a reused buffer, as it is
+   * only folded, never kept); undefined when a semantic vector was not prefetched.
+   */
+  private embedVector(text: string, choice: EmbedderName, step: StepEvent): Float32Array | undefined {
+    const agent = choice === 'hashing' ? '' : agentKey(step.tenantId, step.agentId);
+    return this.vectors.vectorOf(choice, agent, text, this.vectorScratch);
   }
 
   private stamp(step: StepEvent, seq: number, taskId: string, drafts: DeviationDraft[]): Deviation[] {
@@ -367,6 +424,11 @@ export class DetectionEngine {
   }
 }
 
+
+/** The text of an observation that near-duplicate calls compares: content, then error. */
+function observationText(body: { content?: unknown; error?: unknown }): string {
+  return `${textOf(body.content ?? '', MAX_EMBED_CHARS)} ${typeof body.error === 'string' ? body.error.slice(0, MAX_EMBED_CHARS) : ''}`;
+}
 
 function finite(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;

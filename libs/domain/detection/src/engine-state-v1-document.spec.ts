@@ -73,7 +73,11 @@ describe('v1 agent state documents', () => {
 
     const b = driftEngine();
     b.importAgentState('t1', 'a1', v1);
-    expect(b.exportAgentState('t1', 'a1')).toEqual(current);
+    // The same state, written as v2; only semantic_repetition's chain (a plug-in's own state since the
+    // per-detector embedder choice, not in v1 documents) starts over.
+    const restored = decodeAgentState('t1', 'a1', b.exportAgentState('t1', 'a1') as Uint8Array);
+    expect(restored.agent).toEqual(agent);
+    expect(restored.extra.drift).toEqual(extra.drift);
     const fromB = runAll(b, tail);
     expect(fromB).toEqual(runAll(a, tail));
     expect(new Set(fromB.map((d) => d.detector))).toEqual(new Set(['drift', 'near_duplicate_calls']));

@@ -13,3 +13,5 @@ export { compileGlobs, type GlobMatcher } from './glob';
 export { runConformanceCase, type ConformanceCase } from './conformance/conformance-case';
 // The drift detector is written in src/drift by its owner; re-exported so workers can plug it in.
 export { DriftDetector, type DriftDetectorOptions, type DriftContext, type DriftCurve, type DriftStepDetector } from './drift';
+export { SemanticRepetitionDetector } from './semantic-repetition/semantic-repetition.detector';
+export { embedderChoice, embedderChoices, driftThresholds, repetitionThreshold, withEmbedderThresholds, type EmbeddingDetector } from './policy/embedder-thresholds';

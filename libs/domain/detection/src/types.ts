@@ -1,5 +1,6 @@
 /** Shapes shared by the engine and the detectors. */
 import type { CognitiveMap, Deviation, DetectorName, PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
+import type { EmbeddingRequest } from '@wayfinder/embeddings';
 
 /** A deviation before the engine stamps identity and envelope fields on it. */
 export type DeviationDraft = Omit<Deviation, 'schema' | 'eventId' | 'ts' | 'tenantId' | 'agentId' | 'taskId' | 'runId'>;
@@ -18,6 +19,8 @@ export interface DetectionContext {
 export interface StepDetector {
   readonly name: DetectorName;
   onStep(step: StepEvent, position: Position | undefined, ctx: DetectionContext): DeviationDraft[];
+  /** The texts onStep will read from a semantic embedder, for the stream handler to prefetch (DESIGN §5.6). */
+  textsFor?(step: StepEvent, position: Position | undefined, ctx: DetectionContext): EmbeddingRequest[];
   /** Optional state hooks so the engine can persist and restore the detector's per-agent state. */
   exportState?(tenantId: string, agentId: string): unknown;
   importState?(tenantId: string, agentId: string, state: unknown): void;

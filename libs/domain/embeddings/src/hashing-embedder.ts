@@ -3,7 +3,7 @@
  * trigrams, with CJK text segmented into character unigrams and bigrams. Deterministic, no model, no
  * global cache, fast enough for the detector hot path. Thresholds in policies are calibrated for it.
  */
-import type { Embedder } from './embedder';
+import { normalize, type SyncEmbedder } from './embedder';
 
 export interface HashingEmbedderOptions {
   /** Vector dimension (default 256). */
@@ -39,8 +39,9 @@ function isWordChar(code: number): boolean {
   return !(code >= 0x2000 && code <= 0x2bff) && !(code >= 0x3000 && code <= 0x303f) && !(code >= 0xff00 && code <= 0xff65) && code !== 0xa0;
 }
 
-export class HashingEmbedder implements Embedder {
+export class HashingEmbedder implements SyncEmbedder {
   readonly id: string;
+  readonly name = 'hashing' as const;
   readonly dimension: number;
   private readonly maxChars: number;
 
@@ -51,7 +52,11 @@ export class HashingEmbedder implements Embedder {
     this.id = `hashing-v1-${this.dimension}`;
   }
 
-  embed(text: string): Float32Array {
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return texts.map((text) => this.embedSync(text));
+  }
+
+  embedSync(text: string): Float32Array {
     return this.embedInto(text, new Float32Array(this.dimension));
   }
 
@@ -121,13 +126,4 @@ export class HashingEmbedder implements Embedder {
     const index = (h >>> 0) % this.dimension;
     vector[index] += (h & 0x80000000) !== 0 ? -weight : weight;
   }
-}
-
-function normalize(vector: Float32Array): Float32Array {
-  let sum = 0;
-  for (let i = 0; i < vector.length; i++) sum += vector[i] * vector[i];
-  if (sum === 0) return vector;
-  const scale = 1 / Math.sqrt(sum);
-  for (let i = 0; i < vector.length; i++) vector[i] *= scale;
-  return vector;
 }

@@ -24,7 +24,13 @@ describe('trajectory consistency: rules first, the embedder for the rest', () =>
   it('asks the embedder only about what no rule decided, and counts those steps outside rule coverage', () => {
     const embedder = new HashingEmbedder();
     const calls: string[] = [];
-    const spy = { id: embedder.id, dimension: embedder.dimension, embed: (t: string) => (calls.push(t), embedder.embed(t)) };
+    const spy = {
+      id: embedder.id,
+      name: embedder.name,
+      dimension: embedder.dimension,
+      embed: (texts: readonly string[]) => embedder.embed(texts),
+      embedSync: (t: string) => (calls.push(t), embedder.embedSync(t)),
+    };
     const tracker = new GoalPersistence({ anchors: [], milestones: MILESTONES }, { embedder: spy, similarityThreshold: 0.2 });
     calls.length = 0;
     tracker.onStep(action(0, 'web_search', { query: 'competitors websites' })); // rule

@@ -13,12 +13,12 @@
  */
 import type { Anchor, CognitiveMap, Correction, CorrectionAction, Deviation, Milestone, StepEvent } from '@wayfinder/contracts';
 import { anchorStatus, argsText, emptyProgress, stepText, updateAnchorProgress, type AnchorProgress } from '@wayfinder/cognitive-map';
-import { cosine, type Embedder } from '@wayfinder/embeddings';
+import { cosine, type SyncEmbedder } from '@wayfinder/embeddings';
 import { contentTerms, sharedTerms } from './serving-terms';
 
 export interface GoalPersistenceOptions {
   /** Judges steps no rule decides: cosine of the step's text to an open anchor's or the current milestone's text. */
-  embedder?: Embedder;
+  embedder?: SyncEmbedder;
   /** Cosine at or above which the embedder says a step serves (hashing embedder: 0.2). */
   similarityThreshold?: number;
   /** Content terms a step must share with an anchor or milestone for the rule to say it serves (default 2). */
@@ -116,7 +116,7 @@ export class GoalPersistence {
   private readonly milestoneTerms = new Map<string, Set<string>>();
   private readonly milestoneVectors = new Map<string, Float32Array>();
   private readonly done = new Set<string>();
-  private readonly options: Required<Omit<GoalPersistenceOptions, 'embedder' | 'selfHealWindow'>> & { embedder?: Embedder; selfHealWindow?: number };
+  private readonly options: Required<Omit<GoalPersistenceOptions, 'embedder' | 'selfHealWindow'>> & { embedder?: SyncEmbedder; selfHealWindow?: number };
   private watches: Array<{ action: CorrectionAction; index: number }> = [];
   private readonly seenDeviations = new Set<string>();
   private readonly repeats = new Set<string>();
@@ -157,10 +157,10 @@ export class GoalPersistence {
     this.progress = emptyProgress(map.anchors);
     this.anchorTerms = map.anchors.map((a) => contentTerms(anchorText(a)));
     const embedder = options.embedder;
-    this.anchorVectors = embedder ? map.anchors.map((a) => embedder.embed(anchorText(a))) : [];
+    this.anchorVectors = embedder ? map.anchors.map((a) => embedder.embedSync(anchorText(a))) : [];
     for (const m of map.milestones ?? []) {
       this.milestoneTerms.set(m.id, contentTerms(m.description));
-      if (embedder) this.milestoneVectors.set(m.id, embedder.embed(m.description));
+      if (embedder) this.milestoneVectors.set(m.id, embedder.embedSync(m.description));
     }
   }
 
@@ -320,7 +320,7 @@ export class GoalPersistence {
     const embedder = this.options.embedder;
     const vectors = [...open.map(({ i }) => this.anchorVectors[i]), ...(milestoneId && this.milestoneVectors.has(milestoneId) ? [this.milestoneVectors.get(milestoneId)!] : [])];
     if (!embedder || vectors.length === 0) return { serves: false, byRule: false };
-    const vector = embedder.embed(text);
+    const vector = embedder.embedSync(text);
     return { serves: vectors.some((v) => cosine(v, vector) >= this.options.similarityThreshold), byRule: false };
   }
 

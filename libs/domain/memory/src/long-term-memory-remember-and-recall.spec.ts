@@ -36,7 +36,7 @@ describe('long-term memory', () => {
     const a = await memory.remember(input);
     const b = await memory.remember(input);
     expect(a.id).toBe(b.id);
-    expect(await store.query({ tenantId: 'acme', vector: new HashingEmbedder().embed('wikipedia'), limit: 10 })).toHaveLength(1);
+    expect(await store.query({ tenantId: 'acme', vector: new HashingEmbedder().embedSync('wikipedia'), limit: 10 })).toHaveLength(1);
   });
 
   it('recalls the current milestone’s and task-wide memories, never another tenant’s', async () => {

@@ -47,7 +47,7 @@ export class LongTermMemory {
       {
         id,
         tenantId: input.tenantId,
-        vector: this.embedder.embed(text),
+        vector: (await this.embedder.embed([text]))[0],
         payload: {
           kind: decision.kind,
           text,
@@ -66,7 +66,7 @@ export class LongTermMemory {
     const limit = input.limit ?? 5;
     const hits = await this.store.query({
       tenantId: input.tenantId,
-      vector: this.embedder.embed(input.text),
+      vector: (await this.embedder.embed([input.text]))[0],
       limit: limit * OVERFETCH,
       minScore: input.minScore,
       filter: input.taskId !== undefined ? { taskId: input.taskId } : undefined,

@@ -6,15 +6,20 @@ import type { PolicySettings, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { Localizer, parseTask } from '@wayfinder/cognitive-map';
 import { CorrectionEngine } from '@wayfinder/correction';
 import { DetectionEngine, DriftDetector, type DetectionContext } from '@wayfinder/detection';
-import { HashingEmbedder, type Embedder } from '@wayfinder/embeddings';
+import { HashingEmbedder, hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { LadderStage, type PolicySubject } from './ladder-stage';
 import { Navigator } from './navigator';
 
 export interface NavigatorOptions {
   /** The resolved policy of every agent, or a function resolving it (tenant → task → agent overlays). */
   policy: PolicySettings | ((subject: PolicySubject) => PolicySettings);
-  /** Defaults to the built-in hashing embedder, for which the profiles' thresholds are calibrated. */
-  embedder?: Embedder;
+  /** The hashing embedder (localization, and every detector whose policy chose hashing); default built in. */
+  embedder?: SyncEmbedder;
+  /**
+   * Vectors of the semantic embedders the policy chooses per detector (an EmbeddingCache); call
+   * `navigator.prepare(steps)` before `onStep`. Default: hashing serves every choice.
+   */
+  vectors?: PrefetchingVectorSource;
   /** Tasks whose maps are known up front; steps of other tasks are navigated without a map. */
   tasks?: readonly TaskSpec[];
   /** Run the correction ladder (default true). */
@@ -28,6 +33,7 @@ export interface NavigatorOptions {
 
 export function createNavigator(options: NavigatorOptions): Navigator {
   const embedder = options.embedder ?? new HashingEmbedder();
+  const vectors = options.vectors ?? { ...hashingVectors(embedder), embedsAhead: false, prefetch: async () => undefined };
   const policy = options.policy;
   const policyOf = typeof policy === 'function' ? policy : () => policy;
   let streamTime = 0;
@@ -36,13 +42,14 @@ export function createNavigator(options: NavigatorOptions): Navigator {
   // (`navigator` is only read once steps flow, after it is built below).
   const detection = new DetectionEngine({
     embedder,
+    vectors,
     policyFor: (step: StepEvent) => {
       const map = navigator.mapOf(step.tenantId, step.taskId);
       // Drift reads the map's goal and milestones from the context.
       const ctx: DetectionContext = { policy: policyOf(step), expectedStepMs: map?.expectedStepMs, maxSteps: map?.maxSteps, map };
       return ctx;
     },
-    extraDetectors: [new DriftDetector(embedder)],
+    extraDetectors: [new DriftDetector(vectors)],
   });
   const correction = options.corrections === false ? undefined : new LadderStage(new CorrectionEngine({ now }), policyOf);
   const navigator: Navigator = new Navigator({
@@ -53,6 +60,11 @@ export function createNavigator(options: NavigatorOptions): Navigator {
         return detection.onStep(step, position);
       },
       tick: (nowMs) => detection.tick(nowMs),
+      async prepare(steps) {
+        if (!vectors.embedsAhead) return;
+        const requests = steps.flatMap((step) => detection.textsFor(step));
+        if (requests.length > 0) await vectors.prefetch(requests);
+      },
     },
     localizerFor: (map) => new Localizer(map, embedder),
     correction,

@@ -16,6 +16,8 @@ export interface DetectionStage {
   onStep(step: StepEvent, position?: Position): Deviation[];
   /** Time-based detectors (stagnation on wall-clock); `nowMs` is the current time of the stream. */
   tick?(nowMs: number): Deviation[];
+  /** Embeds ahead (async, batched) what onStep will read from a semantic embedder (DESIGN §5.6). */
+  prepare?(steps: readonly StepEvent[]): Promise<void>;
 }
 
 export interface CorrectionOutcome {

@@ -36,6 +36,14 @@ export class Navigator {
     return this.maps.get(`${tenantId}:${taskId}`);
   }
 
+  /**
+   * Embeds, ahead and batched, the texts these steps will need from a semantic embedder; await it before
+   * onStep (the stages stay synchronous). A no-op when every detector uses the hashing embedder.
+   */
+  async prepare(steps: readonly StepEvent[]): Promise<void> {
+    await this.stages.detection.prepare?.(steps);
+  }
+
   onStep(step: StepEvent): NavigationResult {
     const map = this.maps.get(`${step.tenantId}:${step.taskId}`);
     const localized = map ? this.localizerOf(step, map).onStep(step) : undefined;

@@ -35,6 +35,11 @@ export const WayfinderConfig = z.object({
   traceSampleRatio: z.coerce.number().min(0).max(1),
   /** Carry only sampled traces between hops (default), or every trace (a header on every message). */
   tracePropagation: z.enum(['sampled', 'all']),
+  /**
+   * Semantic embedders to load at boot (DESIGN §5.6) besides those the profile chooses, for tenant
+   * policies that choose them; one whose model files are absent is reported once and served by hashing.
+   */
+  embedders: z.array(z.enum(['minilm', 'bge-zh'])),
 });
 export type WayfinderConfig = z.infer<typeof WayfinderConfig>;
 
@@ -60,6 +65,7 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   profile: 'WAYFINDER_PROFILE',
   traceSampleRatio: 'WAYFINDER_TRACE_SAMPLE_RATIO',
   tracePropagation: 'WAYFINDER_TRACE_PROPAGATION',
+  embedders: 'WAYFINDER_EMBEDDERS',
 };
 
 export type ConfigOverrides = Partial<Record<'mode' | 'services' | 'kafka' | 'redis' | 'qdrant' | 'port', string>>;
@@ -84,6 +90,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     profile: env.WAYFINDER_PROFILE ?? 'balanced',
     traceSampleRatio: env.WAYFINDER_TRACE_SAMPLE_RATIO ?? String(1 / 64),
     tracePropagation: env.WAYFINDER_TRACE_PROPAGATION ?? 'sampled',
+    embedders: (env.WAYFINDER_EMBEDDERS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
   const result = WayfinderConfig.safeParse(raw);
   if (result.success) return result.data;

@@ -1,20 +1,23 @@
 /**
  * What the co-located services of one process share, provided globally: the bus (in-process or Kafka),
- * the map store, the policy book and the embedder. `wayfinder start` builds it from the configuration;
+ * the map store, the policy book, the hashing embedder and the semantic embedders' vectors. `wayfinder start` builds it from the configuration;
  * tests build it from fakes of the same ports.
  */
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import type { Bus } from '@wayfinder/bus';
-import type { Embedder } from '@wayfinder/embeddings';
+import type { PrefetchingVectorSource, SyncEmbedder } from '@wayfinder/embeddings';
 import type { MapStore } from './map-store';
 import type { PolicyBook } from './policy-book';
-import { BUS, EMBEDDER, MAP_STORE, POLICY_BOOK } from './tokens';
+import { BUS, EMBEDDER, MAP_STORE, POLICY_BOOK, VECTORS } from './tokens';
 
 export interface CoreDependencies {
   bus: Bus;
   mapStore: MapStore;
   policyBook: PolicyBook;
-  embedder: Embedder;
+  /** The hashing embedder (localization; detectors whose policy chose hashing). */
+  embedder: SyncEmbedder;
+  /** Vectors of the semantic embedders per detector (DESIGN §5.6); default: hashing serves every choice. */
+  vectors?: PrefetchingVectorSource;
   /** Further process-wide providers (e.g. the detector state store in distributed mode). */
   extraProviders?: Provider[];
 }
@@ -28,6 +31,7 @@ export class WayfinderCoreModule {
       { provide: MAP_STORE, useValue: deps.mapStore },
       { provide: POLICY_BOOK, useValue: deps.policyBook },
       { provide: EMBEDDER, useValue: deps.embedder },
+      { provide: VECTORS, useValue: deps.vectors ?? null },
       ...(deps.extraProviders ?? []),
     ];
     return { module: WayfinderCoreModule, providers, exports: providers.map((p) => (typeof p === 'function' ? p : p.provide)) };

@@ -3,3 +3,5 @@ export const BUS = Symbol('wayfinder.bus');
 export const MAP_STORE = Symbol('wayfinder.map-store');
 export const POLICY_BOOK = Symbol('wayfinder.policy-book');
 export const EMBEDDER = Symbol('wayfinder.embedder');
+/** The semantic embedders' vectors (an EmbeddingCache over hashing + the models found), per process. */
+export const VECTORS = Symbol('wayfinder.vectors');

@@ -5,6 +5,10 @@
  * loses at most this batch, which is redelivered: steps already applied are skipped by the engine
  * (seq/eventId), and a deviation published twice carries the same eventId, so nothing downstream
  * doubles. No per-event network round trip: at most three per batch.
+ *
+ * Semantic embedders (DESIGN §5.6): after the restore and right before the synchronous detector loop,
+ * the batch's texts are embedded in one prefetch (`prepare`), so no other batch can run in between and
+ * evict them from the cache before the detectors read them.
  */
 import type { Deviation, LocalizedStep } from '@wayfinder/contracts';
 import type { DetectionEngine } from '@wayfinder/detection';
@@ -20,11 +24,14 @@ export class DetectorWorker {
     private readonly publish: (deviations: Deviation[]) => Promise<void>,
     /** Told when an agent's stored state cannot be read (its detection starts over). */
     private readonly onUnreadableState?: (agent: AgentRef) => void,
+    /** Embeds ahead what the engine will read from a semantic embedder (no-op with hashing only). */
+    private readonly prepare?: (batch: readonly LocalizedStep[]) => Promise<void>,
   ) {}
 
   async handleBatch(batch: readonly LocalizedStep[]): Promise<Deviation[]> {
     const agents = distinctAgents(batch);
     if (this.store) await this.restoreStale(agents);
+    if (this.prepare) await this.prepare(batch);
     const deviations: Deviation[] = [];
     for (const { step, position } of batch) {
       for (const d of this.engine.onStep(step, position.method === 'unknown' ? undefined : position)) deviations.push(d);

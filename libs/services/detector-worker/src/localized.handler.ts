@@ -9,8 +9,8 @@ import { EventPattern, Payload } from '@nestjs/microservices';
 import type { CognitiveMap, LocalizedStep } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { DetectionEngine, DriftDetector } from '@wayfinder/detection';
-import type { Embedder } from '@wayfinder/embeddings';
-import { BUS, EMBEDDER, MAP_STORE, MapCache, POLICY_BOOK, type MapStore, type PolicyBook } from '@wayfinder/service-core';
+import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
+import { BUS, EMBEDDER, MAP_STORE, MapCache, POLICY_BOOK, VECTORS, type MapStore, type PolicyBook } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { DETECTOR_STATE_STORE, type DetectorStateStore } from './detector-state.store';
 import { DetectorWorker } from './detector-worker';
@@ -30,20 +30,29 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(POLICY_BOOK) private readonly policies: PolicyBook,
     @Inject(MAP_STORE) mapStore: MapStore,
-    @Inject(EMBEDDER) embedder: Embedder,
+    @Inject(EMBEDDER) embedder: SyncEmbedder,
     @Optional() @Inject(DETECTOR_STATE_STORE) stateStore?: DetectorStateStore,
+    @Optional() @Inject(VECTORS) semantic?: PrefetchingVectorSource | null,
   ) {
     this.maps = new MapCache(mapStore);
+    const vectors = semantic ?? { ...hashingVectors(embedder), embedsAhead: false, prefetch: async () => undefined };
     this.engine = new DetectionEngine({
       embedder,
+      vectors,
       policyFor: (step) => this.policies.contextFor(step, this.maps.peek(step.tenantId, step.taskId)),
-      extraDetectors: [new DriftDetector(embedder)],
+      extraDetectors: [new DriftDetector(vectors)],
     });
     this.worker = new DetectorWorker(
       this.engine,
       stateStore,
       (deviations) => this.bus.publish('wayfinder.deviations.v1', deviations),
       (agent) => this.logger.warn(`unreadable detector state of ${agent.tenantId}/${agent.agentId}: its detection starts over`),
+      semantic?.embedsAhead
+        ? async (batch) => {
+            const requests = batch.flatMap(({ step, position }) => this.engine.textsFor(step, position.method === 'unknown' ? undefined : position));
+            if (requests.length > 0) await semantic.prefetch(requests);
+          }
+        : undefined,
     );
   }
 

@@ -7,10 +7,9 @@
 import { Body, Controller, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
 import type { Embedder } from '@wayfinder/embeddings';
 import type { MemoryKind, MemoryPayload, VectorStore, WriteDecision } from '@wayfinder/memory';
-import { EMBEDDER } from '@wayfinder/service-core';
 import { parseInput, QueryMemoriesBody, TenantParams, WriteMemoryBody } from './http-input';
 import { MemoryRecorder } from './memory-recorder';
-import { VECTOR_STORE } from './tokens';
+import { MEMORY_EMBEDDER, VECTOR_STORE } from './tokens';
 
 /** The bit of the response object the write route needs (Express underneath). */
 interface StatusResponse {
@@ -27,7 +26,7 @@ export class MemoriesController {
   constructor(
     private readonly recorder: MemoryRecorder,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
-    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    @Inject(MEMORY_EMBEDDER) private readonly embedder: Embedder,
   ) {}
 
   @Post()
@@ -53,7 +52,7 @@ export class MemoriesController {
     const input = parseInput(QueryMemoriesBody, body);
     const hits = await this.store.query({
       tenantId,
-      vector: this.embedder.embed(input.text),
+      vector: (await this.embedder.embed([input.text]))[0],
       limit: input.limit,
       ...(input.minScore !== undefined && { minScore: input.minScore }),
       filter: {

@@ -29,10 +29,10 @@ import {
   type WorkingMemory,
   type WriteDecision,
 } from '@wayfinder/memory';
-import { EMBEDDER, type MapCache } from '@wayfinder/service-core';
+import type { MapCache } from '@wayfinder/service-core';
 import { addReference, AgentTrails, appendLog, type AgentTrail } from './agent-trails';
 import { MEMORY_MAPS } from './memory-maps';
-import { MEMORY_OPTIONS, VECTOR_STORE, WORKING_MEMORY } from './tokens';
+import { MEMORY_EMBEDDER, MEMORY_OPTIONS, VECTOR_STORE, WORKING_MEMORY } from './tokens';
 
 export interface MemoryRecorderOptions {
   /** The working memory's TTL: an active agent's entries are re-written every quarter of it. Default 24 h. */
@@ -55,7 +55,7 @@ export class MemoryRecorder {
   constructor(
     @Inject(WORKING_MEMORY) private readonly working: WorkingMemory,
     @Inject(VECTOR_STORE) store: VectorStore,
-    @Inject(EMBEDDER) embedder: Embedder,
+    @Inject(MEMORY_EMBEDDER) embedder: Embedder,
     @Inject(MEMORY_MAPS) private readonly maps: MapCache,
     private readonly trails: AgentTrails,
     @Optional() @Inject(MEMORY_OPTIONS) options: MemoryRecorderOptions = {},

@@ -8,7 +8,7 @@ import { Module, type INestApplication, type LoggerService } from '@nestjs/commo
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { BusTransport, type Bus } from '@wayfinder/bus';
-import { HashingEmbedder, type Embedder } from '@wayfinder/embeddings';
+import { HashingEmbedder, isSyncEmbedder, type Embedder } from '@wayfinder/embeddings';
 import { QdrantVectorStore } from '@wayfinder/qdrant';
 import { InMemoryMapStore, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
 import { MemoryServiceModule } from './memory-service.module';
@@ -42,6 +42,7 @@ export interface RunningMemoryService {
 
 export async function startMemoryService(options: MemoryServiceOptions): Promise<RunningMemoryService> {
   const embedder = options.embedder ?? new HashingEmbedder();
+  // The process-wide hashing embedder of the core; long-term memory embeds with `embedder` (any Embedder).
   // Readiness gate: nothing is consumed before long-term memory answers (Redis is connected by the caller).
   const { vectorStore } = options.stores;
   if (vectorStore instanceof QdrantVectorStore) {
@@ -53,10 +54,10 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     bus: options.bus,
     mapStore: options.mapStore ?? new InMemoryMapStore(),
     policyBook: new PolicyBook(),
-    embedder,
+    embedder: isSyncEmbedder(embedder) ? embedder : new HashingEmbedder(),
   });
 
-  @Module({ imports: [core, MemoryServiceModule.forRoot(options.stores)] })
+  @Module({ imports: [core, MemoryServiceModule.forRoot(options.stores, { embedder })] })
   class MemoryServiceAppModule {}
 
   const app = await NestFactory.create(MemoryServiceAppModule, { logger: options.logger ?? ['error', 'warn'] });

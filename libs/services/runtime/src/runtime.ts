@@ -16,7 +16,9 @@ import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
 import { BusTransport, InProcessBus, KafkaBus, type Bus } from '@wayfinder/bus';
 import type { ServiceName, WayfinderConfig } from '@wayfinder/config';
+import { embedderChoices, PROFILES } from '@wayfinder/detection';
 import { HashingEmbedder } from '@wayfinder/embeddings';
+import { createEmbeddingCache } from '@wayfinder/onnx-embedders';
 import { kafkaCheck, redisCheck, startHealthServer, type HealthCheck, type HealthServer } from '@wayfinder/health';
 import { RedisDetectorStateStore, RedisMapStore } from '@wayfinder/redis';
 import { CorrectionEngineModule } from '@wayfinder/service-correction-engine';
@@ -94,6 +96,8 @@ async function start(
   stopAll: () => Promise<void>,
 ): Promise<RunningServices> {
   const embedder = new HashingEmbedder();
+  // The semantic embedders the profile chooses per detector, plus WAYFINDER_EMBEDDERS (DESIGN §5.6).
+  const vectors = await createEmbeddingCache([...embedderChoices(PROFILES[config.profile]), ...config.embedders], { hashing: embedder });
   const services = [...new Set(config.services)].sort();
   const streamServices = services.filter((s): s is StreamService => s !== 'memory-service');
   let redis: Redis | undefined;
@@ -175,7 +179,7 @@ async function start(
     });
     for (const service of streamServices) {
       const imports: Array<Type<unknown> | DynamicModule> = [
-        WayfinderCoreModule.forRoot({ bus, mapStore, policyBook, embedder, extraProviders }),
+        WayfinderCoreModule.forRoot({ bus, mapStore, policyBook, embedder, vectors, extraProviders }),
         SERVICE_MODULES[service],
       ];
       if (POLICY_READERS.includes(service)) imports.push(PoliciesModule);

@@ -8,7 +8,7 @@ import { EventPattern, Payload } from '@nestjs/microservices';
 import { LOCALIZED_SCHEMA, type CognitiveMap, type LocalizedStep, type Position, type StepEvent } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { Localizer } from '@wayfinder/cognitive-map';
-import type { Embedder } from '@wayfinder/embeddings';
+import type { SyncEmbedder } from '@wayfinder/embeddings';
 import { BUS, EMBEDDER, MAP_STORE, MapCache, type MapStore } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { PendingSteps } from './pending-steps';
@@ -33,7 +33,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(MAP_STORE) private readonly mapStore: MapStore,
-    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    @Inject(EMBEDDER) private readonly embedder: SyncEmbedder,
   ) {
     this.maps = new MapCache(mapStore);
   }

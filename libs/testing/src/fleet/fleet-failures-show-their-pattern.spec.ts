@@ -49,14 +49,14 @@ describe('injected failures, uncorrected', () => {
     const embedder = new HashingEmbedder();
     const fresh = new SimulatedFleet({ seed: 5, agents: 48, failures: 24 });
     const truth = fresh.groundTruth();
-    const goals = new Map(fresh.tasks().map((t) => [`${t.tenantId}/${t.taskId}`, embedder.embed(t.goal)]));
+    const goals = new Map(fresh.tasks().map((t) => [`${t.tenantId}/${t.taskId}`, embedder.embedSync(t.goal)]));
     const similarity: Record<'drift' | 'healthy', number[]> = { drift: [], healthy: [] };
     for (let r = 0; r < 80; r++) {
       for (const step of fresh.nextSteps()) {
         if (step.kind !== 'action') continue;
         const f = truth.find((d) => d.agentId === step.agentId && d.tenantId === step.tenantId);
         const group = !f ? 'healthy' : f.kind === 'drift' && step.seq >= f.startSeq! ? 'drift' : undefined;
-        if (group) similarity[group].push(cosine(embedder.embed(`${step.action.tool} ${argsText(step.action.args)}`), goals.get(`${step.tenantId}/${step.taskId}`)!));
+        if (group) similarity[group].push(cosine(embedder.embedSync(`${step.action.tool} ${argsText(step.action.args)}`), goals.get(`${step.tenantId}/${step.taskId}`)!));
       }
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -1,8 +1,8 @@
 /**
- * `monologue` and `semantic_repetition` (conformance README, "Other detectors") at each assistant
- * message. Both compare the message with the previous assistant message of the run: a monologue is a
- * chain of near-identical messages with no action in between; repetition is a chain of pairwise similar
- * messages whatever happens between them, reported once the chain reaches the window.
+ * `monologue` (conformance README, "Other detectors") at each assistant message: it compares the
+ * message with the previous assistant message of the run; a monologue is a chain of near-identical
+ * messages with no action in between. (`semantic_repetition` is its own plug-in detector, in
+ * src/semantic-repetition, because it may compare with another embedder.)
  */
 import type { PolicySettings } from '@wayfinder/contracts';
 import { shouldReport } from '../state/dedup';
@@ -30,12 +30,6 @@ export function detectMessageRepetition(
     run.monologueCount = 1;
     run.monologueStartSeq = seq;
   }
-  if (hadMessage && similarity >= policy.repetition.threshold) {
-    run.repetitionCount++;
-  } else {
-    run.repetitionCount = 1;
-    run.repetitionStartSeq = seq;
-  }
   copySketch(sketch, 0, vectors, offset);
   run.hasMessage = true;
   run.actionSinceMessage = false;
@@ -50,16 +44,6 @@ export function detectMessageRepetition(
         detector: 'monologue', level, count: run.monologueCount, atSeq: 0, loopStartSeq: run.monologueStartSeq,
         evidence: { similarity: rounded },
         message: `${run.monologueCount} near-identical messages in a row with no action: act on the plan instead of restating it.`,
-      });
-    }
-  }
-  const rep = policy.repetition;
-  if (rep.enabled && run.repetitionCount >= rep.window) {
-    if (shouldReport(run, `semantic_repetition|warning|${run.repetitionStartSeq}`, run.repetitionCount, rep.window)) {
-      out.push({
-        detector: 'semantic_repetition', level: 'warning', count: rep.window, atSeq: 0, loopStartSeq: run.repetitionStartSeq,
-        evidence: { similarity: rounded, window: rep.window },
-        message: `The last ${rep.window} outputs say nearly the same thing (similarity ≥ ${rep.threshold}); the work is not moving forward.`,
       });
     }
   }

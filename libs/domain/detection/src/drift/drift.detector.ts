@@ -15,9 +15,16 @@
  *
  * Steps with too little text (page_down, a bare URL) are not scored: their cosine says nothing.
  * State is per tenant/agent/run; O(dimension) per step.
+ *
+ * Embeddings (DESIGN §5.6): the texts are embedded by the embedder the policy chose for drift
+ * (`embedders.drift`), read synchronously from a VectorSource that the stream handler filled for the
+ * texts `textsFor` lists; the thresholds are that embedder's (`embedders.<name>.drift*Threshold`,
+ * hashing: the drift section's). References embedded by another embedder (the policy changed mid-run)
+ * are dropped, not compared across spaces.
  */
 import type { PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
-import { cosine, type Embedder } from '@wayfinder/embeddings';
+import { agentKey, cosine, type EmbedderName, type EmbeddingRequest, hashingVectors, isSyncEmbedder, type SyncEmbedder, type VectorSource } from '@wayfinder/embeddings';
+import { driftThresholds, embedderChoice } from '../policy/embedder-thresholds';
 import { argsText, parseGoal } from '@wayfinder/cognitive-map';
 import { ByteReader, ByteWriter } from '../state/bytes';
 import { newCurve, newRunState, type CurveState, type DriftRunState } from './drift-run-state';
@@ -53,11 +60,16 @@ export class DriftDetector implements DriftStepDetector {
   private readonly terminal: Set<string>;
   private readonly minPlanItems: number;
   private readonly planSkip: boolean;
+  private readonly vectors: VectorSource;
+  /** The step being handled: its embedder choice and agent, for `embed` (detection is synchronous). */
+  private current: { choice: EmbedderName; agent: string } = { choice: 'hashing', agent: '' };
 
+  /** `source`: a VectorSource prefetched by the caller, or the hashing embedder for hashing only. */
   constructor(
-    private readonly embedder: Embedder,
+    source: VectorSource | SyncEmbedder,
     private readonly options: DriftDetectorOptions = {},
   ) {
+    this.vectors = isVectorSource(source) ? source : hashingVectors(source);
     this.alpha = options.alpha ?? 0.5;
     this.minTextChars = options.minTextChars ?? 24;
     this.terminal = new Set((options.terminalTools ?? DEFAULT_TERMINAL).map((t) => t.toLowerCase()));
@@ -65,13 +77,42 @@ export class DriftDetector implements DriftStepDetector {
     this.planSkip = options.planSkip ?? true;
   }
 
+  /**
+   * Every text onStep may embed for this step (whatever the run's state): the map's goal and current
+   * milestone, a plan's text, a message's text, an action's argument text. Empty with hashing.
+   */
+  textsFor(step: StepEvent, _position: Position | undefined, ctx: DriftContext): EmbeddingRequest[] {
+    if (!ctx.policy.drift.enabled) return [];
+    const choice = embedderChoice(ctx.policy, 'drift');
+    if (this.vectors.served(choice) === 'hashing') return [];
+    const agent = agentKey(step.tenantId, step.agentId);
+    const texts: string[] = [];
+    // Every milestone of the map, not only the current one: the position is known only after localization.
+    if (ctx.map) texts.push(ctx.map.goal, ...ctx.map.milestones.map((m) => m.description));
+    if (step.kind === 'plan') texts.push(planText(step.plan.subgoals.map((s) => s.text)));
+    else if (step.kind === 'message') texts.push(step.message.text);
+    else if (step.kind === 'action') {
+      const args = argsText(step.action.args);
+      if (wordChars(args) >= this.minTextChars) texts.push(args);
+    }
+    return texts.map((text) => ({ choice, agent, text }));
+  }
+
   onStep(step: StepEvent, position: Position | undefined, ctx: DriftContext): DeviationDraft[] {
-    const settings = ctx.policy.drift;
+    const policy = ctx.policy;
+    const settings = policy.drift;
     if (!settings.enabled) return [];
+    const choice = embedderChoice(policy, 'drift');
+    const served = this.vectors.served(choice);
+    this.current = { choice, agent: served === 'hashing' ? '' : agentKey(step.tenantId, step.agentId) };
+    const thresholds = driftThresholds(policy, served);
     const state = this.stateOf(step);
     const map = ctx.map;
     // The map's goal outranks whatever the run said first; it is embedded once per run.
-    if (map && state.goal?.source !== 'map') state.goal = { vector: this.embedder.embed(map.goal), source: 'map', seq: step.seq };
+    if (map && state.goal?.source !== 'map') {
+      const vector = this.embed(map.goal);
+      if (vector) state.goal = { vector, source: 'map', seq: step.seq };
+    }
     this.trackMilestone(state, position, ctx);
 
     if (step.kind === 'plan') {
@@ -81,12 +122,14 @@ export class DriftDetector implements DriftStepDetector {
     if (step.kind === 'message') {
       const { role, text } = step.message;
       if (role === 'user' && (!state.goal || state.goal.source === 'assistant')) {
-        state.goal = { vector: this.embedder.embed(text), source: 'user', seq: step.seq };
+        const vector = this.embed(text);
+        if (vector) state.goal = { vector, source: 'user', seq: step.seq };
         return [];
       }
       if (role !== 'assistant') return [];
       if (!state.goal) {
-        state.goal = { vector: this.embedder.embed(text), source: 'assistant', seq: step.seq };
+        const vector = this.embed(text);
+        if (vector) state.goal = { vector, source: 'assistant', seq: step.seq };
         return [];
       }
       const items = planItems(text);
@@ -94,7 +137,7 @@ export class DriftDetector implements DriftStepDetector {
         this.setPlan(state, items, step.seq, text);
         return [];
       }
-      return this.score(state, text, step.seq, settings, position);
+      return this.score(state, text, step.seq, settings, thresholds, position);
     }
     if (step.kind !== 'action') return [];
 
@@ -107,7 +150,7 @@ export class DriftDetector implements DriftStepDetector {
       state.work++;
     }
     // The tool name is the same for on- and off-topic calls: only the arguments say what the call is about.
-    out.push(...this.score(state, argsText(step.action.args), step.seq, settings, position));
+    out.push(...this.score(state, argsText(step.action.args), step.seq, settings, thresholds, position));
     return out;
   }
 
@@ -155,15 +198,19 @@ export class DriftDetector implements DriftStepDetector {
     if (!ctx.map || !id || id === state.milestoneId) return;
     const milestone = ctx.map.milestones.find((m) => m.id === id);
     if (!milestone) return;
+    const vector = this.embed(milestone.description);
+    if (!vector) return;
     state.milestoneId = id;
-    state.milestoneVector = this.embedder.embed(milestone.description);
+    state.milestoneVector = vector;
     // A new milestone is a new reference: its curve starts over.
     state.milestoneCurve = newCurve();
   }
 
-  private setPlan(state: DriftRunState, items: string[], seq: number, text = items.join('\n')): void {
+  private setPlan(state: DriftRunState, items: string[], seq: number, text = planText(items)): void {
+    const vector = this.embed(text);
+    if (!vector) return;
     // A re-plan after some work does not reset the work count: the rule is about runs that never worked.
-    state.plan = { vector: this.embedder.embed(text), items: items.length, callsForLookup: LOOKUP.test(text), seq };
+    state.plan = { vector, items: items.length, callsForLookup: LOOKUP.test(text), seq };
     if (!state.milestoneId) state.milestoneCurve = newCurve();
   }
 
@@ -182,28 +229,48 @@ export class DriftDetector implements DriftStepDetector {
     };
   }
 
-  private score(state: DriftRunState, text: string, seq: number, settings: PolicySettings['drift'], position: Position | undefined): DeviationDraft[] {
+  /** The vector of a text from the embedder serving the current step's choice (undefined: not prefetched). */
+  private embed(text: string): Float32Array | undefined {
+    return this.vectors.vectorOf(this.current.choice, this.current.agent, text);
+  }
+
+  private score(
+    state: DriftRunState,
+    text: string,
+    seq: number,
+    settings: PolicySettings['drift'],
+    thresholds: { milestoneThreshold: number; goalThreshold: number },
+    position: Position | undefined,
+  ): DeviationDraft[] {
     if (!state.goal || wordChars(text) < this.minTextChars) return [];
-    const v = this.embedder.embed(text);
+    const v = this.embed(text);
+    if (!v) return [];
+    // References from another embedder (the policy changed mid-run) cannot be compared: drop them.
+    if (state.goal.vector.length !== v.length) {
+      state.goal = undefined;
+      return [];
+    }
+    if (state.milestoneVector && state.milestoneVector.length !== v.length) state.milestoneVector = undefined;
+    if (state.plan && state.plan.vector.length !== v.length) state.plan = undefined;
     state.scored++;
     const warm = state.scored > (this.options.warmupSteps ?? settings.toleranceSteps);
     const out: DeviationDraft[] = [];
     const goalSim = cosine(v, state.goal.vector);
-    const g = this.advance(state.goalCurve, goalSim, settings.goalThreshold, seq);
+    const g = this.advance(state.goalCurve, goalSim, thresholds.goalThreshold, seq);
     const milestoneRef = state.milestoneVector ?? state.plan?.vector;
     const msSim = milestoneRef ? cosine(v, milestoneRef) : undefined;
-    const m = msSim === undefined ? undefined : this.advance(state.milestoneCurve, msSim, settings.milestoneThreshold, seq);
+    const m = msSim === undefined ? undefined : this.advance(state.milestoneCurve, msSim, thresholds.milestoneThreshold, seq);
     if (!warm) return out;
     const tolerance = settings.toleranceSteps;
     const milestone = position?.milestoneId ?? state.milestoneId ?? null;
     if (m && m.low >= tolerance && m.emitted === 0) {
       m.emitted = 1;
-      out.push(this.draft('milestone', 'warning', m, seq, msSim ?? 0, settings.milestoneThreshold, tolerance, milestone));
+      out.push(this.draft('milestone', 'warning', m, seq, msSim ?? 0, thresholds.milestoneThreshold, tolerance, milestone));
     }
     const goalLevel = g.low >= 2 * tolerance ? 2 : g.low >= tolerance ? 1 : 0;
     if (goalLevel > g.emitted) {
       g.emitted = goalLevel as 1 | 2;
-      out.push(this.draft('goal', goalLevel === 2 ? 'critical' : 'warning', g, seq, goalSim, settings.goalThreshold, tolerance, milestone));
+      out.push(this.draft('goal', goalLevel === 2 ? 'critical' : 'warning', g, seq, goalSim, thresholds.goalThreshold, tolerance, milestone));
     }
     return out;
   }
@@ -252,16 +319,20 @@ function planItems(text: string): string[] {
   return parsed.strategy === 'numbered' ? parsed.milestones.map((m) => m.description) : [];
 }
 
+function planText(items: string[]): string {
+  return items.join('\n');
+}
+
+function isVectorSource(source: VectorSource | SyncEmbedder): source is VectorSource {
+  return !isSyncEmbedder(source as SyncEmbedder) && typeof (source as VectorSource).vectorOf === 'function';
+}
+
 function wordChars(text: string): number {
   return text.replace(/https?:\/\/\S+/g, '').replace(/[^\p{L}\p{N}]/gu, '').length;
 }
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
-}
-
-function agentKey(tenantId: string, agentId: string): string {
-  return `${tenantId}\u0000${agentId}`;
 }
 
 const enum RunFlag {

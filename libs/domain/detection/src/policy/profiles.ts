@@ -19,6 +19,21 @@ const CORRECTION: PolicySettings['correction'] = {
 
 const NORMALIZATION: PolicySettings['normalization'] = { volatileKeys: {}, volatilePatterns: {} };
 
+// Which embedder each text-comparing detector uses (DESIGN §5.6) and the semantic embedders' thresholds;
+// the detector sections' own thresholds are the hashing embedder's.
+// The semantic thresholds were chosen by 5-fold cross-validation on trail-dev (BENCHMARKS.md, "Embedders");
+// there the models did not beat hashing (drift on trail-dev comes from the plan-skip rule), so hashing
+// stays the default everywhere and a tenant opts in per detector. bge-zh has no labelled Chinese set yet:
+// its values are the same procedure on the English traces, a starting point only.
+const EMBEDDERS: PolicySettings['embedders'] = {
+  drift: 'hashing',
+  semanticRepetition: 'hashing',
+  monologue: 'hashing',
+  nearDuplicate: 'hashing',
+  minilm: { driftGoalThreshold: 0.2, driftMilestoneThreshold: 0.3, repetitionThreshold: 0.9, monologueThreshold: 0.93 },
+  'bge-zh': { driftGoalThreshold: 0.35, driftMilestoneThreshold: 0.4, repetitionThreshold: 0.95, monologueThreshold: 0.98 },
+};
+
 const openclaw: PolicySettings = {
   profile: 'openclaw',
   loop: {
@@ -42,6 +57,7 @@ const openclaw: PolicySettings = {
   budget: { enabled: false, warningRatio: 0.8 },
   normalization: NORMALIZATION,
   correction: CORRECTION,
+  embedders: EMBEDDERS,
 };
 
 const balanced: PolicySettings = {
@@ -69,6 +85,7 @@ const balanced: PolicySettings = {
   budget: { enabled: true, warningRatio: 0.8 },
   normalization: NORMALIZATION,
   correction: CORRECTION,
+  embedders: EMBEDDERS,
 };
 
 const strict: PolicySettings = {

@@ -1,0 +1,156 @@
+/**
+ * `semantic_repetition` (DESIGN §5.3, conformance README "Other detectors"): at each assistant message,
+ * the last `repetition.window` assistant messages of the run are pairwise similar (each consecutive pair
+ * at or above the threshold) whatever happened between them; reported as a warning with count = window,
+ * again each time the chain reaches a new multiple of the window.
+ *
+ * It compares with the embedder the policy chose for it (`embedders.semanticRepetition`) and that
+ * embedder's threshold (`embedders.<name>.repetitionThreshold`, hashing: `repetition.threshold`), read
+ * synchronously from a VectorSource the stream handler prefetched (`textsFor`). Built in: the engine
+ * plugs it in itself. Per run it keeps one 64-byte sketch of the previous message and the chain.
+ */
+import type { PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
+import { agentKey, type EmbeddingRequest, type VectorSource } from '@wayfinder/embeddings';
+import { ByteReader, ByteWriter } from '../state/bytes';
+import { copySketch, SKETCH_BYTES, SKETCH_WORDS, sketchByte, sketchCosine, sketchInto, setSketchByte } from '../state/sketch';
+import { embedderChoice, repetitionThreshold } from '../policy/embedder-thresholds';
+import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
+
+interface RepetitionRun {
+  previous: Int32Array;
+  hasPrevious: boolean;
+  count: number;
+  startSeq: number;
+  /** Highest multiple of the window already reported for the current chain. */
+  reported: number;
+}
+
+/** Runs kept per agent (least recently used out): sub-agent runs come and go. */
+const MAX_RUNS = 16;
+const STATE_VERSION = 1;
+const writer = new ByteWriter();
+
+export class SemanticRepetitionDetector implements StepDetector {
+  readonly name = 'semantic_repetition' as const;
+  private readonly agents = new Map<string, Map<string, RepetitionRun>>();
+  private readonly sketch = new Int32Array(SKETCH_WORDS);
+
+  constructor(private readonly vectors: VectorSource) {}
+
+  /** What onStep will read: the assistant message's text, when the policy enables the detector. */
+  textsFor(step: StepEvent, _position: Position | undefined, ctx: DetectionContext): EmbeddingRequest[] {
+    if (!ctx.policy.repetition.enabled || step.kind !== 'message' || step.message?.role !== 'assistant') return [];
+    return [{ choice: embedderChoice(ctx.policy, 'semanticRepetition'), agent: agentKey(step.tenantId, step.agentId), text: messageText(step) }];
+  }
+
+  onStep(step: StepEvent, _position: Position | undefined, ctx: DetectionContext): DeviationDraft[] {
+    const policy = ctx.policy;
+    if (!policy.repetition.enabled || step.kind !== 'message' || step.message?.role !== 'assistant') return [];
+    const choice = embedderChoice(policy, 'semanticRepetition');
+    const served = this.vectors.served(choice);
+    const vector = this.vectors.vectorOf(choice, served === 'hashing' ? '' : agentKey(step.tenantId, step.agentId), messageText(step));
+    if (!vector) return [];
+    sketchInto(vector, this.sketch);
+    const run = this.runOf(step);
+    const threshold = repetitionThreshold(policy, served);
+    const similarity = run.hasPrevious ? sketchCosine(this.sketch, 0, run.previous, 0) : 0;
+    if (run.hasPrevious && similarity >= threshold) {
+      run.count++;
+    } else {
+      run.count = 1;
+      run.startSeq = step.seq;
+      run.reported = 0;
+    }
+    copySketch(this.sketch, 0, run.previous, 0);
+    run.hasPrevious = true;
+    return this.report(run, policy, threshold, similarity, served);
+  }
+
+  exportState(tenantId: string, agentId: string): Uint8Array | undefined {
+    const runs = this.agents.get(agentKey(tenantId, agentId));
+    if (!runs || runs.size === 0) return undefined;
+    const w = writer;
+    w.reset();
+    w.u8(STATE_VERSION);
+    w.u32(runs.size);
+    for (const [runId, run] of runs) {
+      w.string(runId);
+      w.u8(run.hasPrevious ? 1 : 0);
+      w.u32(run.count);
+      w.f64(run.startSeq);
+      w.u32(run.reported);
+      const bytes = new Uint8Array(SKETCH_BYTES);
+      for (let i = 0; i < SKETCH_BYTES; i++) bytes[i] = sketchByte(run.previous, 0, i);
+      w.raw(bytes);
+    }
+    return w.finish();
+  }
+
+  importState(tenantId: string, agentId: string, state: unknown): void {
+    if (!(state instanceof Uint8Array)) return;
+    const r = new ByteReader(state, 'semantic repetition state');
+    const version = r.u8();
+    if (version !== STATE_VERSION) r.fail(`unsupported version ${version}`);
+    const count = r.u32();
+    const runs = new Map<string, RepetitionRun>();
+    for (let i = 0; i < count; i++) {
+      const runId = r.string();
+      const run = newRun();
+      run.hasPrevious = r.u8() === 1;
+      run.count = r.u32();
+      run.startSeq = r.f64();
+      run.reported = r.u32();
+      const bytes = r.view8(SKETCH_BYTES);
+      for (let b = 0; b < SKETCH_BYTES; b++) setSketchByte(run.previous, 0, b, bytes[b]);
+      runs.set(runId, run);
+    }
+    r.expectEnd();
+    this.agents.set(agentKey(tenantId, agentId), runs);
+  }
+
+  forget(tenantId: string, agentId: string): void {
+    this.agents.delete(agentKey(tenantId, agentId));
+  }
+
+  private report(run: RepetitionRun, policy: PolicySettings, threshold: number, similarity: number, served: string): DeviationDraft[] {
+    const window = policy.repetition.window;
+    const multiple = Math.floor(run.count / window);
+    if (run.count < window || multiple <= run.reported) return [];
+    run.reported = multiple;
+    return [
+      {
+        detector: 'semantic_repetition',
+        level: 'warning',
+        count: window,
+        atSeq: 0,
+        loopStartSeq: run.startSeq,
+        evidence: { similarity: Math.round(similarity * 1000) / 1000, window, threshold, embedder: served },
+        message: `The last ${window} outputs say nearly the same thing (similarity ≥ ${threshold}); the work is not moving forward.`,
+      },
+    ];
+  }
+
+  private runOf(step: StepEvent): RepetitionRun {
+    const key = agentKey(step.tenantId, step.agentId);
+    let runs = this.agents.get(key);
+    if (!runs) this.agents.set(key, (runs = new Map()));
+    const runId = step.runId ?? '';
+    let run = runs.get(runId);
+    if (run) {
+      runs.delete(runId);
+    } else {
+      run = newRun();
+      if (runs.size >= MAX_RUNS) runs.delete(runs.keys().next().value as string);
+    }
+    runs.set(runId, run);
+    return run;
+  }
+}
+
+function newRun(): RepetitionRun {
+  return { previous: new Int32Array(SKETCH_WORDS), hasPrevious: false, count: 0, startSeq: 0, reported: 0 };
+}
+
+function messageText(step: Extract<StepEvent, { kind: 'message' }>): string {
+  return typeof step.message.text === 'string' ? step.message.text : '';
+}

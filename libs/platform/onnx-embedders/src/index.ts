@@ -1,0 +1,3 @@
+export * from './model-files';
+export * from './onnx-embedder';
+export * from './load-embedders';
