@@ -1,0 +1,52 @@
+/**
+ * The port between WayfinderClient and where steps go: the gateway over HTTP, Kafka directly, or the
+ * in-process guard. Every transport publishes batches of steps and delivers the agent's corrections.
+ */
+import type { Correction, StepEvent } from '@wayfinder/contracts';
+
+/** A step as a client sends it: the envelope is complete except `tenantId`, which the gateway may fill from the key. */
+export type OutgoingStep = Omit<StepEvent, 'tenantId'> & { tenantId?: string };
+
+export interface RejectedStep {
+  /** Index in the batch handed to `publish`. */
+  index: number;
+  error: string;
+  field?: string;
+}
+
+export interface PublishOutcome {
+  accepted: number;
+  rejected: RejectedStep[];
+}
+
+export interface CorrectionDelivery {
+  correction: Correction;
+  /** Resume point: pass as `after` to get what came after this correction. */
+  cursor: string;
+}
+
+export interface SubscribeRequest {
+  agentId: string;
+  tenantId?: string;
+  /** Deliver corrections after this cursor (absent: what the transport still keeps for the agent). */
+  after?: string;
+  deliver: (delivery: CorrectionDelivery) => Promise<void>;
+  /** Connection trouble the transport recovers from by itself (reconnects); for logging. */
+  onTransportError?: (error: Error) => void;
+}
+
+export interface Subscription {
+  /** The cursor of the last correction delivered. */
+  readonly cursor: string | undefined;
+  close(): Promise<void>;
+}
+
+export type AckOutcome = 'applied' | 'ignored';
+
+export interface Transport {
+  /** Sends one batch; resolves once the destination accepted it (rejected items are reported, not thrown). */
+  publish(steps: readonly OutgoingStep[]): Promise<PublishOutcome>;
+  subscribe(request: SubscribeRequest): Subscription;
+  ack(agentId: string, correctionId: string, outcome: AckOutcome, tenantId?: string): Promise<void>;
+  close(): Promise<void>;
+}
