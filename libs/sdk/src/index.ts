@@ -7,4 +7,4 @@ export * from './http/http-transport';
 export * from './kafka/kafka-transport';
 export * from './guard/guard-transport';
 export * from './connect';
-export * from './apply-correction';
+export * from './apply/apply-correction';
