@@ -11,7 +11,7 @@ import type { Correction } from '@wayfinder/contracts';
 
 /** The shape of OpenAI/Anthropic/LangChain-style chat messages: a role and content. */
 export interface ChatMessage {
-  role: string;
+  role?: string;
   content?: unknown;
 }
 
@@ -44,11 +44,13 @@ export class MessageSeqs {
   }
 }
 
-export interface ApplyOptions<M extends ChatMessage> {
+export interface ApplyOptions<M extends object> {
   /** Needed for rollbacks. */
   seqs?: MessageSeqs;
   /** Builds a system message in the agent's format (default `{role: 'system', content: text}`). */
   systemMessage?: (text: string) => M;
+  /** Whether a message is a system message (default `role === 'system'`; LangChain: `m.getType() === 'system'`). */
+  isSystem?: (message: M) => boolean;
   /** Finds the plan message a replan replaces (default: the one a previous replan put in). */
   isPlan?: (message: M) => boolean;
   /** Describes a milestone id for the new plan (default: the id). */
@@ -59,8 +61,14 @@ const WAYFINDER_HINTS = new WeakSet<object>();
 const WAYFINDER_PLANS = new WeakSet<object>();
 
 /** Returns the new message list; the input is not modified. Throws AgentFrozenError on a freeze. */
-export function applyCorrection<M extends ChatMessage>(messages: readonly M[], correction: Correction, options: ApplyOptions<M> = {}): M[] {
+export function applyCorrection<M extends object>(messages: readonly M[], correction: Correction, options: ApplyOptions<M> = {}): M[] {
   const system = options.systemMessage ?? ((text: string) => ({ role: 'system', content: text }) as unknown as M);
+  const isSystem = options.isSystem ?? ((m: M) => (m as ChatMessage).role === 'system');
+  const leadingSystemCount = (list: readonly M[]) => {
+    let at = 0;
+    while (at < list.length && isSystem(list[at]) && !WAYFINDER_HINTS.has(list[at])) at++;
+    return at;
+  };
   switch (correction.action) {
     case 'hint': {
       const hint = system(correction.hint.text);
@@ -97,14 +105,8 @@ export function applyCorrection<M extends ChatMessage>(messages: readonly M[], c
   }
 }
 
-function leadingSystemCount(messages: readonly ChatMessage[]): number {
-  let at = 0;
-  while (at < messages.length && messages[at].role === 'system' && !WAYFINDER_HINTS.has(messages[at])) at++;
-  return at;
-}
-
 /** Keeps the messages whose seq (own or inherited) is at most `discardAfterSeq`, and Wayfinder's own. */
-function dropAfter<M extends ChatMessage>(messages: readonly M[], discardAfterSeq: number, seqs: MessageSeqs): M[] {
+function dropAfter<M extends object>(messages: readonly M[], discardAfterSeq: number, seqs: MessageSeqs): M[] {
   const kept: M[] = [];
   let current: number | undefined;
   for (const message of messages) {

@@ -30,7 +30,8 @@ interface Listener {
   tenantId: string;
   deliver: SubscribeRequest['deliver'];
   chain: Promise<void>;
-  state: { cursor: string | undefined };
+  state: { cursor: string | undefined; delivering: boolean };
+  closed: boolean;
   onTransportError?: (error: Error) => void;
 }
 
@@ -82,7 +83,8 @@ export class GuardTransport implements Transport {
       tenantId: request.tenantId ?? this.tenantId,
       deliver: request.deliver,
       chain: Promise.resolve(),
-      state: { cursor: request.after },
+      state: { cursor: request.after, delivering: false },
+      closed: false,
       onTransportError: request.onTransportError,
     };
     const after = request.after === undefined ? -1 : Number(request.after);
@@ -96,7 +98,9 @@ export class GuardTransport implements Transport {
       },
       close: async () => {
         this.listeners.delete(listener);
-        await listener.chain;
+        listener.closed = true;
+        // Closed from inside the handler: waiting for the chain (which holds the handler) would deadlock.
+        if (!listener.state.delivering) await listener.chain;
       },
     };
   }
@@ -131,8 +135,16 @@ export class GuardTransport implements Transport {
 
   private deliverTo(listener: Listener, entry: { correction: Correction; cursor: string }): void {
     listener.chain = listener.chain
-      .then(() => listener.deliver(entry))
-      .then(() => void (listener.state.cursor = entry.cursor))
+      .then(async () => {
+        if (listener.closed) return;
+        listener.state.delivering = true;
+        try {
+          await listener.deliver(entry);
+          listener.state.cursor = entry.cursor;
+        } finally {
+          listener.state.delivering = false;
+        }
+      })
       .catch((error: Error) => listener.onTransportError?.(error));
   }
 }

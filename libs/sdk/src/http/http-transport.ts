@@ -83,15 +83,24 @@ export class HttpTransport implements Transport {
     const stop = new AbortController();
     const onClose = () => stop.abort();
     this.closing.signal.addEventListener('abort', onClose);
-    const state = { cursor: request.after };
-    const done = this.follow(request, state, stop.signal).finally(() => this.closing.signal.removeEventListener('abort', onClose));
+    const state = { cursor: request.after, delivering: false };
+    const deliver = async (delivery: CorrectionDelivery) => {
+      state.delivering = true;
+      try {
+        await request.deliver(delivery);
+      } finally {
+        state.delivering = false;
+      }
+    };
+    const done = this.follow({ ...request, deliver }, state, stop.signal).finally(() => this.closing.signal.removeEventListener('abort', onClose));
     return {
       get cursor() {
         return state.cursor;
       },
       close: async () => {
         stop.abort();
-        await done;
+        // Closed from inside the handler: the loop ends once the handler returns; waiting here would deadlock.
+        if (!state.delivering) await done;
       },
     };
   }
@@ -117,6 +126,7 @@ export class HttpTransport implements Transport {
           const page = await this.corrections(request.agentId, state.cursor, wait, request.tenantId, signal);
           failures = 0;
           for (const correction of page.corrections) {
+            if (signal.aborted) return;
             await request.deliver({ correction, cursor: page.cursor ?? '' });
           }
           state.cursor = page.cursor;
@@ -167,6 +177,7 @@ export class HttpTransport implements Transport {
         parser.feed(decoder.decode(value, { stream: true }));
         // In order, one at a time; the cursor moves only once the handler has had the correction.
         for (const delivery of deliveries.splice(0)) {
+          if (signal.aborted) return 'ended';
           await request.deliver(delivery);
           if (delivery.cursor) state.cursor = delivery.cursor;
         }
