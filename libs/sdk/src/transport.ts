@@ -38,6 +38,10 @@ export interface SubscribeRequest {
 export interface Subscription {
   /** The cursor of the last correction delivered. */
   readonly cursor: string | undefined;
+  /**
+   * Stops delivering and resolves once the delivery in progress, if any, has finished. (A transport's
+   * own subscription must not be closed from inside its `deliver`; WayfinderClient's may.)
+   */
   close(): Promise<void>;
 }
 
@@ -48,5 +52,7 @@ export interface Transport {
   publish(steps: readonly OutgoingStep[]): Promise<PublishOutcome>;
   subscribe(request: SubscribeRequest): Subscription;
   ack(agentId: string, correctionId: string, outcome: AckOutcome, tenantId?: string): Promise<void>;
+  /** Where corrections are made in process (the guard): resolves once the handlers have had them. */
+  settle?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@
  * Kafka or the in-process guard: the same interface for all three), and corrections come back through
  * `onCorrection`, in order, once each.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Correction, JsonValue, StepEvent } from '@wayfinder/contracts';
 import { StepBuffer, type FlushResult } from './step-buffer';
@@ -48,6 +49,9 @@ type Filled = 'schema' | 'eventId' | 'tenantId' | 'ts' | 'agentId' | 'taskId' | 
 export type StepBody = StepEvent extends unknown ? (StepEvent extends infer S ? (S extends StepEvent ? Omit<S, Filled> : never) : never) : never;
 
 const MAX_SEEN_CORRECTIONS = 1_000;
+
+/** Which subscription's handler is running, so that a handler closing its own subscription does not wait for itself. */
+const handlerOf = new AsyncLocalStorage<object>();
 
 export class WayfinderClient {
   readonly agentId: string;
@@ -147,9 +151,15 @@ export class WayfinderClient {
     return this.step({ kind: 'plan', plan: { subgoals } }, options);
   }
 
-  /** Sends every buffered step; resolves with what the destination accepted and rejected. */
-  flush(): Promise<FlushResult> {
-    return this.buffer.flush();
+  /**
+   * Sends every buffered step; resolves with what the destination accepted and rejected. On the guard,
+   * also once the correction handlers have had what those steps caused (not when called from a handler,
+   * which would wait for itself).
+   */
+  async flush(): Promise<FlushResult> {
+    const result = await this.buffer.flush();
+    if (this.options.transport.settle && handlerOf.getStore() === undefined) await this.options.transport.settle();
+    return result;
   }
 
   /**
@@ -158,6 +168,7 @@ export class WayfinderClient {
    */
   onCorrection(handler: CorrectionHandler, options: { after?: string } = {}): Subscription {
     const seen = new Set<string>();
+    const token = {};
     const subscription = this.options.transport.subscribe({
       agentId: this.agentId,
       tenantId: this.tenantId,
@@ -167,7 +178,7 @@ export class WayfinderClient {
         seen.add(correction.eventId);
         if (seen.size > MAX_SEEN_CORRECTIONS) seen.delete(seen.values().next().value as string);
         try {
-          await handler(correction, cursor);
+          await handlerOf.run(token, () => handler(correction, cursor));
         } catch (error) {
           // A freeze thrown by applyCorrection inside a handler is the agent's to catch where it runs; here it is reported.
           this.onError(error instanceof Error ? error : new Error(String(error)));
@@ -182,7 +193,9 @@ export class WayfinderClient {
       },
       close: async () => {
         this.subscriptions.delete(subscription);
-        await subscription.close();
+        const closing = subscription.close();
+        // From inside its own handler: the delivery ends when the handler returns; waiting would deadlock.
+        if (handlerOf.getStore() !== token) await closing;
       },
     };
   }

@@ -30,7 +30,7 @@ interface Listener {
   tenantId: string;
   deliver: SubscribeRequest['deliver'];
   chain: Promise<void>;
-  state: { cursor: string | undefined; delivering: boolean };
+  state: { cursor: string | undefined };
   closed: boolean;
   onTransportError?: (error: Error) => void;
 }
@@ -71,10 +71,12 @@ export class GuardTransport implements Transport {
       for (const escalation of result.escalations) this.options.onEscalation?.(escalation);
       for (const correction of result.corrections) this.emit(correction);
     });
-    // Corrections reach their handlers before publish resolves, as a flush on the gateway returns
-    // before the fleet answers: the guard is the synchronous case of the same interface.
-    await Promise.all([...this.listeners].map((l) => l.chain));
     return { accepted, rejected };
+  }
+
+  /** Resolves once the handlers have had every correction made so far (WayfinderClient.flush waits for it). */
+  async settle(): Promise<void> {
+    await Promise.all([...this.listeners].map((l) => l.chain));
   }
 
   subscribe(request: SubscribeRequest): Subscription {
@@ -83,7 +85,7 @@ export class GuardTransport implements Transport {
       tenantId: request.tenantId ?? this.tenantId,
       deliver: request.deliver,
       chain: Promise.resolve(),
-      state: { cursor: request.after, delivering: false },
+      state: { cursor: request.after },
       closed: false,
       onTransportError: request.onTransportError,
     };
@@ -99,8 +101,7 @@ export class GuardTransport implements Transport {
       close: async () => {
         this.listeners.delete(listener);
         listener.closed = true;
-        // Closed from inside the handler: waiting for the chain (which holds the handler) would deadlock.
-        if (!listener.state.delivering) await listener.chain;
+        await listener.chain;
       },
     };
   }
@@ -137,13 +138,8 @@ export class GuardTransport implements Transport {
     listener.chain = listener.chain
       .then(async () => {
         if (listener.closed) return;
-        listener.state.delivering = true;
-        try {
-          await listener.deliver(entry);
-          listener.state.cursor = entry.cursor;
-        } finally {
-          listener.state.delivering = false;
-        }
+        await listener.deliver(entry);
+        listener.state.cursor = entry.cursor;
       })
       .catch((error: Error) => listener.onTransportError?.(error));
   }

@@ -1,6 +1,7 @@
 /**
  * A correction handler may close its own subscription (take one correction, stop listening): close()
- * returns without waiting for the handler that called it, on the HTTP transport and on the guard.
+ * returns without waiting for the handler that called it, on the HTTP transport and on the guard, and
+ * a handler may publish and flush on the guard.
  */
 import { connectHttp, createGuard } from '../connect';
 import { ContractGateway, hintFor } from '../testing/contract-gateway.testing';
@@ -33,6 +34,8 @@ describe('closing a subscription from its handler', () => {
     const seen: string[] = [];
     const subscription = client.onCorrection(async (c) => {
       seen.push(c.action);
+      await client.message(`applying the ${c.action}`);
+      await client.flush(); // publishing from inside the handler does not wait for the handler either
       await subscription.close();
     });
     for (let i = 0; i < 12; i++) {

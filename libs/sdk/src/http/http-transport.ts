@@ -83,24 +83,15 @@ export class HttpTransport implements Transport {
     const stop = new AbortController();
     const onClose = () => stop.abort();
     this.closing.signal.addEventListener('abort', onClose);
-    const state = { cursor: request.after, delivering: false };
-    const deliver = async (delivery: CorrectionDelivery) => {
-      state.delivering = true;
-      try {
-        await request.deliver(delivery);
-      } finally {
-        state.delivering = false;
-      }
-    };
-    const done = this.follow({ ...request, deliver }, state, stop.signal).finally(() => this.closing.signal.removeEventListener('abort', onClose));
+    const state = { cursor: request.after };
+    const done = this.follow(request, state, stop.signal).finally(() => this.closing.signal.removeEventListener('abort', onClose));
     return {
       get cursor() {
         return state.cursor;
       },
       close: async () => {
         stop.abort();
-        // Closed from inside the handler: the loop ends once the handler returns; waiting here would deadlock.
-        if (!state.delivering) await done;
+        await done;
       },
     };
   }
