@@ -1,7 +1,7 @@
-"""Starts the real gateway (``node bin/wayfinder.js start``, embedded) on a free port for a test module.
+"""Starts the real gateway (``node bin/wayfinder.js start``, embedded) on a free port.
 
-The gateway runs in a temporary working directory (its ``.wayfinder/`` key file stays there) with no
-``WAYFINDER_*`` variables but those given, and is stopped by its process id when the tests end.
+The gateway runs in a temporary working directory (its ``.wayfinder/`` key file stays there) with
+no ``WAYFINDER_*`` variables but those given, and is stopped by its process id when the tests end.
 """
 
 from __future__ import annotations
@@ -51,12 +51,14 @@ class GatewayProcess:
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"wayfinder start exited with {self.process.returncode}:\n{self.log()}")
+                raise RuntimeError(
+                    f"wayfinder start exited with {self.process.returncode}:\n{self.log()}")
             if self._answers():
                 return self
             time.sleep(0.25)
         self.stop()
-        raise RuntimeError(f"the gateway did not answer on {self.base_url} within {STARTUP_SECONDS}s:\n{self.log()}")
+        raise RuntimeError(f"the gateway did not answer on {self.base_url} within "
+                           f"{STARTUP_SECONDS}s:\n{self.log()}")
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -1,6 +1,7 @@
-"""Acceptance (issue 11): a 25-call identical loop through the Python client, against the embedded
-``wayfinder start`` in local mode (no key), gets its hint; the hint is acknowledged; a batch with one
-invalid event has the valid ones accepted and the bad one rejected naming its index and field."""
+"""Acceptance (issue 11): a 25-call identical loop through the Python client, against the
+embedded ``wayfinder start`` in local mode (no key), gets its hint; the hint is acknowledged; a
+batch with one invalid event has the valid ones accepted and the bad one rejected naming its index
+and field."""
 
 from __future__ import annotations
 
@@ -25,15 +26,17 @@ def tearDownModule() -> None:
 class IdenticalLoopGetsHint(unittest.TestCase):
     def test_loop_of_25_identical_calls_receives_a_hint(self) -> None:
         client = Client(GATEWAY.base_url)
-        task = client.post_task({"taskId": "sales-report",
-                                 "goal": "Read the sales data -> compute the totals -> write the report"})
+        goal = "Read the sales data -> compute the totals -> write the report"
+        task = client.post_task({"taskId": "sales-report", "goal": goal})
         self.assertEqual(task["taskId"], "sales-report")
 
         corrections = []
-        with Session(client, "py-looper", "sales-report", run_id="run-1", batch_size=10) as session:
+        session = Session(client, "py-looper", "sales-report", run_id="run-1", batch_size=10)
+        with session:
             for _ in range(25):
                 call_id = session.action("read_file", {"path": "/data/sales.csv"})
-                session.observation("read_file", error="EACCES: permission denied", call_id=call_id)
+                session.observation("read_file", error="EACCES: permission denied",
+                                    call_id=call_id)
                 if session.last_seq % 10 == 9:
                     session.flush()
                     corrections.extend(session.corrections())
@@ -44,9 +47,11 @@ class IdenticalLoopGetsHint(unittest.TestCase):
         while not any(c["action"] == "hint" for c in corrections) and time.monotonic() < deadline:
             corrections.extend(session.corrections(wait=5))
         hints = [c for c in corrections if c["action"] == "hint"]
-        self.assertTrue(hints, f"no hint arrived; got {[c['action'] for c in corrections]}\n{GATEWAY.log()}")
+        got = [c["action"] for c in corrections]
+        self.assertTrue(hints, f"no hint arrived; got {got}\n{GATEWAY.log()}")
         hint = hints[0]
-        self.assertEqual((hint["agentId"], hint["tenantId"], hint["severity"]), ("py-looper", "local", "mild"))
+        self.assertEqual((hint["agentId"], hint["tenantId"], hint["severity"]),
+                         ("py-looper", "local", "mild"))
         self.assertIn("read_file", hint["hint"]["text"])
         self.assertLessEqual(hint["atSeq"], 49)
         client.ack("py-looper", hint["eventId"])

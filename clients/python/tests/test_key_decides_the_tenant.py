@@ -10,6 +10,7 @@ from tests.gateway_process import GatewayProcess
 from wayfinder import Client, Session, WayfinderError
 
 KEY = "wf_acme_pythonclienttestkey0000000000"
+EVENT = {"agentId": "a", "taskId": "t", "seq": 0, "kind": "feedback", "feedback": {"text": "x"}}
 GATEWAY: GatewayProcess
 
 
@@ -32,7 +33,7 @@ class KeyDecidesTheTenant(unittest.TestCase):
 
         for key in (None, "wf_acme_notakey"):
             with self.assertRaises(WayfinderError) as raised:
-                Client(GATEWAY.base_url, api_key=key).publish([{"agentId": "a", "taskId": "t", "seq": 0, "kind": "feedback", "feedback": {"text": "x"}}])
+                Client(GATEWAY.base_url, api_key=key).publish([EVENT])
             self.assertEqual(raised.exception.status, 401)
 
         with self.assertRaises(WayfinderError) as raised:
@@ -41,7 +42,7 @@ class KeyDecidesTheTenant(unittest.TestCase):
 
         with self.assertRaises(WayfinderError) as raised:
             Client(GATEWAY.base_url, api_key=KEY).publish(
-                [{"tenantId": "globex", "agentId": "a", "taskId": "t", "seq": 0, "kind": "feedback", "feedback": {"text": "x"}}])
+                [dict(EVENT, tenantId="globex")])
         self.assertEqual(raised.exception.status, 403)
 
 

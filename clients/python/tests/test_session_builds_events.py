@@ -1,5 +1,6 @@
-"""Session, without a gateway: events are numbered from ``first_seq``, carry the envelope, pair each
-observation with its action, go out in batches of ``batch_size``, and a ``with`` block flushes."""
+"""Session, without a gateway: events are numbered from ``first_seq``, carry the envelope, pair
+each observation with its action, go out in batches of ``batch_size``, and a ``with`` block
+flushes."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ class RecordingClient:
 class SessionBuildsEvents(unittest.TestCase):
     def test_numbers_pairs_and_batches(self) -> None:
         client = RecordingClient()
-        with Session(client, "agent-1", "report", run_id="r1", batch_size=4, first_seq=10) as session:  # type: ignore[arg-type]
+        session = Session(client, "agent-1", "report", run_id="r1",  # type: ignore[arg-type]
+                          batch_size=4, first_seq=10)
+        with session:
             first = session.action("search", {"q": "totals"})
             second = session.action("search", {"q": "sums"})
             session.observation("search", content="no results")  # answers the newest: second
@@ -36,11 +39,14 @@ class SessionBuildsEvents(unittest.TestCase):
         self.assertEqual([e["seq"] for e in events], list(range(10, 16)))
         self.assertEqual(events[2]["observation"]["callId"], second)
         self.assertEqual(events[3]["observation"]["callId"], first)
-        self.assertEqual(events[4]["message"], {"role": "assistant", "text": "thinking", "type": "thought"})
-        self.assertEqual(events[5]["milestone"], {"id": "m1", "status": "done", "evidence": "found it"})
+        self.assertEqual(events[4]["message"],
+                         {"role": "assistant", "text": "thinking", "type": "thought"})
+        self.assertEqual(events[5]["milestone"],
+                         {"id": "m1", "status": "done", "evidence": "found it"})
         for event in events:
             self.assertEqual(event["schema"], "wayfinder.step.v1")
-            self.assertEqual((event["agentId"], event["taskId"], event["runId"]), ("agent-1", "report", "r1"))
+            self.assertEqual((event["agentId"], event["taskId"], event["runId"]),
+                             ("agent-1", "report", "r1"))
             self.assertNotIn("tenantId", event)
             self.assertTrue(event["ts"].endswith("Z"))
         self.assertEqual(len({e["eventId"] for e in events}), 6)

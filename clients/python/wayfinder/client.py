@@ -16,7 +16,7 @@ _MAX_BACKOFF_SECONDS = 5.0
 
 
 class WayfinderError(Exception):
-    """The gateway answered with an error body ``{error, field?, index?}``, or could not be reached."""
+    """The gateway answered with an error body ``{error, field?, index?}``, or was unreachable."""
 
     def __init__(self, status: int, error: str, field: Optional[str] = None,
                  index: Optional[int] = None, route: str = "") -> None:
@@ -45,7 +45,7 @@ class Client:
         self.max_attempts = max_attempts
 
     def publish(self, events: Sequence[Mapping[str, Any]]) -> JsonObject:
-        """Posts step events; returns ``{"accepted": n, "rejected": [{"index", "error", "field"}]}``.
+        """Posts step events; returns ``{"accepted": n, "rejected": [{index, error, field}]}``.
 
         Valid events of a batch are accepted even when others are not; the answer comes after the
         bus accepted them.
@@ -54,9 +54,9 @@ class Client:
 
     def corrections(self, agent_id: str, after: Optional[str] = None, wait: float = 0,
                     tenant_id: Optional[str] = None) -> JsonObject:
-        """The agent's corrections after the cursor ``after``, waiting up to ``wait`` seconds (0-30)
-        for the first one. Returns ``{"corrections": [...], "cursor": "..."}``; pass the cursor as
-        ``after`` next time.
+        """The agent's corrections after the cursor ``after``, waiting up to ``wait`` seconds
+        (0-30) for the first one. Returns ``{"corrections": [...], "cursor": "..."}``; pass the
+        cursor as ``after`` next time.
         """
         query: Dict[str, str] = {}
         if after is not None:
@@ -73,7 +73,8 @@ class Client:
     def ack(self, agent_id: str, correction_id: str, outcome: str = "applied",
             tenant_id: Optional[str] = None) -> None:
         """Tells Wayfinder the agent applied (or ``"ignored"``) a correction."""
-        path = f"{_agent_path(agent_id)}/corrections/{urllib.parse.quote(correction_id, safe='')}/ack"
+        correction = urllib.parse.quote(correction_id, safe="")
+        path = f"{_agent_path(agent_id)}/corrections/{correction}/ack"
         self._request("POST", path + _tenant_query(tenant_id), {"outcome": outcome})
 
     def resume(self, agent_id: str, reason: Optional[str] = None,

@@ -13,13 +13,14 @@ from wayfinder.client import Client, JsonObject
 class Session:
     """One agent working on one task.
 
-    Each helper builds a ``wayfinder.step.v1`` event with the next ``seq`` and fresh ids, and buffers
-    it; ``batch_size`` buffered events are published at once, ``flush()`` publishes what is buffered,
-    and a ``with`` block flushes on exit. Safe to use from several threads.
+    Each helper builds a ``wayfinder.step.v1`` event with the next ``seq`` and fresh ids, and
+    buffers it; ``batch_size`` buffered events are published at once, ``flush()`` publishes what
+    is buffered, and a ``with`` block flushes on exit. Safe to use from several threads.
     """
 
     def __init__(self, client: Client, agent_id: str, task_id: str, run_id: Optional[str] = None,
-                 tenant_id: Optional[str] = None, batch_size: int = 100, first_seq: int = 0) -> None:
+                 tenant_id: Optional[str] = None, batch_size: int = 100,
+                 first_seq: int = 0) -> None:
         self.client = client
         self.agent_id = agent_id
         self.task_id = task_id
@@ -129,7 +130,7 @@ class Session:
             event: JsonObject = {
                 "schema": "wayfinder.step.v1",
                 "eventId": str(uuid.uuid4()),
-                "ts": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "ts": _now(),
                 "agentId": self.agent_id,
                 "taskId": self.task_id,
                 "seq": seq,
@@ -145,3 +146,9 @@ class Session:
         if full:
             self.flush()
         return seq
+
+
+def _now() -> str:
+    """UTC now as ISO-8601 with milliseconds and a ``Z``, as the contracts' timestamps."""
+    stamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return stamp.replace("+00:00", "Z")
