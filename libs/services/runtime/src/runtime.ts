@@ -23,11 +23,14 @@ import { CorrectionEngineModule } from '@wayfinder/service-correction-engine';
 import { InMemoryMapStore, PoliciesHandler, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
 import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-detector-worker';
 import { memoryStores, startMemoryService, type RunningMemoryService } from '@wayfinder/service-memory';
+import { authenticatorFor, correctionLogFor, keyStoreFor, startGatewayService, type RunningGateway } from '@wayfinder/service-gateway';
 import { StateLocalizerModule } from '@wayfinder/service-state-localizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
 import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
 
-type StreamService = Exclude<ServiceName, 'memory-service'>;
+/** Services with an HTTP app of their own (started apart); the others are bus-only Nest apps. */
+type HttpService = 'memory-service' | 'gateway';
+type StreamService = Exclude<ServiceName, HttpService>;
 
 /** The consumer group of a service: the same whether it runs alone or co-located with others. */
 export function serviceGroupId(config: Pick<WayfinderConfig, 'groupPrefix'>, service: ServiceName): string {
@@ -46,7 +49,7 @@ const CONSUMED: Record<StreamService, string[]> = {
   'task-parser': ['wayfinder.tasks.v1'],
   'state-localizer': ['wayfinder.steps.v1', 'wayfinder.maps.v1'],
   'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
-  'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
+  'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.controls.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
 };
 
 /** Services that resolve policies and so must follow the policies topic. */
@@ -64,6 +67,10 @@ export interface RunningServices {
   readonly mapStore: MapStore;
   readonly policyBook: PolicyBook;
   readonly memory?: RunningMemoryService;
+  /** The agents' HTTP door, when `gateway` is one of the services. */
+  readonly gateway?: RunningGateway;
+  /** True when the gateway needs no key (embedded, loopback, no keys configured) at start. */
+  readonly gatewayLocalMode?: boolean;
   readonly health?: HealthServer;
   stop(): Promise<void>;
 }
@@ -95,7 +102,7 @@ async function start(
 ): Promise<RunningServices> {
   const embedder = new HashingEmbedder();
   const services = [...new Set(config.services)].sort();
-  const streamServices = services.filter((s): s is StreamService => s !== 'memory-service');
+  const streamServices = services.filter((s): s is StreamService => s !== 'memory-service' && s !== 'gateway');
   let redis: Redis | undefined;
   let mapStore: MapStore;
   let rawBus: Bus;
@@ -162,6 +169,30 @@ async function start(
     closers.push(() => running.stop());
   }
 
+  let gateway: RunningGateway | undefined;
+  let gatewayLocalMode: boolean | undefined;
+  if (services.includes('gateway')) {
+    // Like the memory service: an HTTP app with its own bus client and consumer group (the corrections feed).
+    const gatewayBus = config.mode === 'embedded' ? new InProcessBus({ broker: (rawBus as InProcessBus).broker }) : makeBus('gateway');
+    const authenticator = authenticatorFor(config, keyStoreFor(config, redis));
+    gatewayLocalMode = await authenticator.localMode();
+    gateway = await startGatewayService({
+      bus: new TracedBus(gatewayBus, tracing),
+      authenticator,
+      correctionLog: correctionLogFor(config, redis),
+      mapStore,
+      policyBook,
+      embedder,
+      port: config.gatewayPort,
+      host: config.gatewayHost,
+      groupId: serviceGroupId(config, 'gateway'),
+      instanceId,
+      logger: options.logger === false ? false : undefined,
+    });
+    const running = gateway;
+    closers.push(() => running.stop());
+  }
+
   // One Nest app and one consumer group per stream service (`<groupPrefix>.<service>`), sharing the bus
   // (one producer) and the stores: co-located services consume exactly as they would deployed alone, each
   // hop has its own fetch loop, and a service can move to another process without losing its offsets.
@@ -221,6 +252,8 @@ async function start(
     mapStore,
     policyBook,
     memory,
+    gateway,
+    gatewayLocalMode,
     health,
     async stop() {
       if (stopped) return;
