@@ -5,39 +5,9 @@ import { InProcessBus } from '@wayfinder/bus';
 import type { LocalizedStep } from '@wayfinder/contracts';
 import { until } from '@wayfinder/testing';
 import type { RunningServices } from '../runtime';
-import { call, startWithGateway } from './gateway.testing';
+import { batchWithInvalid, call, startWithGateway } from './gateway.testing';
 
 const KEY = 'acme-secret-key';
-
-function batch(agentPrefix: string): { events: Array<Record<string, unknown>>; invalid: Map<number, string> } {
-  const events: Array<Record<string, unknown>> = [];
-  const invalid = new Map<number, string>();
-  for (let i = 0; i < 1000; i++) {
-    const agentId = `${agentPrefix}-${i % 50}`;
-    const event: Record<string, unknown> = { agentId, taskId: 'report', seq: Math.floor(i / 50), kind: 'message', message: { role: 'assistant', text: `step ${i}` } };
-    if (i % 100 === 7) {
-      // Ten different ways to be wrong, each naming its field.
-      const k = i / 100 - 0.07;
-      const wrongs: Array<[string, (e: Record<string, unknown>) => void]> = [
-        ['seq', (e) => (e.seq = -1)],
-        ['agentId', (e) => delete e.agentId],
-        ['kind', (e) => (e.kind = 'dance')],
-        ['message.role', (e) => (e.message = { role: 'robot', text: 'x' })],
-        ['taskId', (e) => (e.taskId = '')],
-        ['seq', (e) => (e.seq = 'one')],
-        ['ts', (e) => (e.ts = 'yesterday')],
-        ['message', (e) => delete e.message],
-        ['agentId', (e) => (e.agentId = 'x'.repeat(200))],
-        ['schema', (e) => (e.schema = 'wayfinder.step.v0')],
-      ];
-      const [field, spoil] = wrongs[Math.round(k)];
-      spoil(event);
-      invalid.set(i, field);
-    }
-    events.push(event);
-  }
-  return { events, invalid };
-}
 
 describe('a batch with invalid events', () => {
   let running: RunningServices;
@@ -55,7 +25,7 @@ describe('a batch with invalid events', () => {
   });
 
   it('accepts the 990 valid events, names the 10 invalid ones, and all 990 reach the detectors', async () => {
-    const { events, invalid } = batch('json');
+    const { events, invalid } = batchWithInvalid('json');
     const answer = await call(base, 'POST', '/v1/steps', { key: KEY, body: events });
     expect(answer.status).toBe(202);
     expect(answer.body.accepted).toBe(990);

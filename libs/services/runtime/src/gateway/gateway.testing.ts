@@ -103,4 +103,35 @@ export async function eventually(predicate: () => Promise<boolean>, timeoutMs = 
   }
 }
 
+/** 1,000 message steps of 50 agents, 10 of them invalid in 10 ways; `invalid` maps index → the field named. */
+export function batchWithInvalid(agentPrefix: string): { events: Array<Record<string, unknown>>; invalid: Map<number, string> } {
+  const events: Array<Record<string, unknown>> = [];
+  const invalid = new Map<number, string>();
+  for (let i = 0; i < 1000; i++) {
+    const agentId = `${agentPrefix}-${i % 50}`;
+    const event: Record<string, unknown> = { agentId, taskId: 'report', seq: Math.floor(i / 50), kind: 'message', message: { role: 'assistant', text: `step ${i}` } };
+    if (i % 100 === 7) {
+      // Ten different ways to be wrong, each naming its field.
+      const k = i / 100 - 0.07;
+      const wrongs: Array<[string, (e: Record<string, unknown>) => void]> = [
+        ['seq', (e) => (e.seq = -1)],
+        ['agentId', (e) => delete e.agentId],
+        ['kind', (e) => (e.kind = 'dance')],
+        ['message.role', (e) => (e.message = { role: 'robot', text: 'x' })],
+        ['taskId', (e) => (e.taskId = '')],
+        ['seq', (e) => (e.seq = 'one')],
+        ['ts', (e) => (e.ts = 'yesterday')],
+        ['message', (e) => delete e.message],
+        ['agentId', (e) => (e.agentId = 'x'.repeat(200))],
+        ['schema', (e) => (e.schema = 'wayfinder.step.v0')],
+      ];
+      const [field, spoil] = wrongs[Math.round(k)];
+      spoil(event);
+      invalid.set(i, field);
+    }
+    events.push(event);
+  }
+  return { events, invalid };
+}
+
 export const REPORT_TASK = { taskId: 'report', goal: 'Read the sales data -> compute the totals -> write the report' };
