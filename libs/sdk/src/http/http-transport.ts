@@ -19,6 +19,8 @@ export interface HttpTransportOptions {
   longPollWaitSeconds?: number;
   /** `sse` (default: the stream, long-poll when the gateway does not offer it) or `long-poll`. */
   corrections?: 'sse' | 'long-poll';
+  /** An SSE connection silent for this long (default 45 s; the gateway sends a keep-alive every 15 s) is reopened. */
+  idleTimeoutMs?: number;
   /** Reconnect delays grow from this (default 250 ms) to 5 s. */
   reconnectDelayMs?: number;
   fetch?: typeof fetch;
@@ -147,17 +149,52 @@ export class HttpTransport implements Transport {
     const path = `${agentPath(request.agentId)}/corrections${tenantQuery(request.tenantId, '?')}`;
     const headers: Record<string, string> = { ...this.authHeaders(), accept: 'text/event-stream' };
     if (state.cursor !== undefined) headers['last-event-id'] = state.cursor;
-    const response = await this.fetch(`${this.baseUrl}${path}`, { method: 'GET', headers, signal });
+    // A connection that dies without closing sends nothing more, not even the 15 s keep-alive: after
+    // `idleTimeoutMs` of silence it is dropped and reopened.
+    const connection = new AbortController();
+    const stop = () => connection.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    const idleMs = this.options.idleTimeoutMs ?? 45_000;
+    let idle = setTimeout(stop, idleMs);
+    const alive = () => {
+      clearTimeout(idle);
+      idle = setTimeout(stop, idleMs);
+    };
+    try {
+      return await this.readStream(request, state, path, headers, connection.signal, signal, onOpen, alive);
+    } catch (error) {
+      if (connection.signal.aborted && !signal.aborted) throw new Error(`GET ${path}: no data for ${idleMs} ms; reconnecting`);
+      throw error;
+    } finally {
+      clearTimeout(idle);
+      signal.removeEventListener('abort', stop);
+    }
+  }
+
+  private async readStream(
+    request: SubscribeRequest,
+    state: { cursor: string | undefined },
+    path: string,
+    headers: Record<string, string>,
+    connection: AbortSignal,
+    signal: AbortSignal,
+    onOpen: () => void,
+    alive: () => void,
+  ): Promise<'ended' | 'not-offered'> {
+    const response = await this.fetch(`${this.baseUrl}${path}`, { method: 'GET', headers, signal: connection });
     if (!response.ok) throw await httpError(response, `GET ${path}`);
     if (!(response.headers.get('content-type') ?? '').includes('text/event-stream') || !response.body) {
       await response.body?.cancel();
       return 'not-offered';
     }
     onOpen();
-    const deliveries: CorrectionDelivery[] = [];
+    const deliveries: Array<CorrectionDelivery | { unreadable: Error; cursor: string }> = [];
     const parser = new SseParser((event) => {
       if (event.event !== 'correction') return;
-      deliveries.push({ correction: Correction.parse(JSON.parse(event.data)), cursor: event.id ?? '' });
+      const parsed = Correction.safeParse(safeJson(event.data));
+      if (parsed.success) return void deliveries.push({ correction: parsed.data, cursor: event.id ?? '' });
+      const reason = parsed.error.issues[0]?.message ?? 'not JSON';
+      deliveries.push({ unreadable: new Error(`GET ${path}: unreadable correction at cursor ${event.id ?? '?'}: ${reason}`), cursor: event.id ?? '' });
     });
     const decoder = new TextDecoder();
     const reader = response.body.getReader();
@@ -165,11 +202,14 @@ export class HttpTransport implements Transport {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) return 'ended';
+        alive();
         parser.feed(decoder.decode(value, { stream: true }));
         // In order, one at a time; the cursor moves only once the handler has had the correction.
         for (const delivery of deliveries.splice(0)) {
           if (signal.aborted) return 'ended';
-          await request.deliver(delivery);
+          // An unreadable one is reported and the cursor moves past it: reconnecting would only read it again.
+          if ('unreadable' in delivery) request.onTransportError?.(delivery.unreadable);
+          else await request.deliver(delivery);
           if (delivery.cursor) state.cursor = delivery.cursor;
         }
       }
@@ -230,6 +270,14 @@ async function httpError(response: Response, route: string): Promise<WayfinderHt
     body = { error: text || response.statusText };
   }
   return new WayfinderHttpError(response.status, body, route);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function backoff(baseMs: number, attempt: number): number {

@@ -4,7 +4,7 @@
  * agent's corrections of its own tenant.
  */
 import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, Partitioners, logLevel } from 'kafkajs';
 import type { Correction } from '@wayfinder/contracts';
 import { createTopics } from '@wayfinder/bus';
 import { connectKafka } from '../connect';
@@ -38,13 +38,13 @@ describe('Kafka transport', () => {
     await expect(client.flush()).resolves.toEqual({ accepted: 2, rejected: [] });
 
     const consumer = kafka.consumer({ groupId: `${prefix}reader` });
-    const read: Array<{ key: string; seq: number; tenantId: string }> = [];
+    const read: Array<{ key: string; seq: number; tenantId: string; partition: number }> = [];
     await consumer.connect();
     await consumer.subscribe({ topic: `${prefix}wayfinder.steps.v1`, fromBeginning: true });
     await consumer.run({
-      eachMessage: async ({ message }) => {
+      eachMessage: async ({ partition, message }) => {
         const step = JSON.parse(String(message.value)) as { seq: number; tenantId: string };
-        read.push({ key: String(message.key), seq: step.seq, tenantId: step.tenantId });
+        read.push({ key: String(message.key), seq: step.seq, tenantId: step.tenantId, partition });
       },
     });
 
@@ -65,9 +65,11 @@ describe('Kafka transport', () => {
     await producer.disconnect();
     await consumer.disconnect();
 
+    // The partition the services' producer (kafkajs' DefaultPartitioner) picks for the same key.
+    const expected = Partitioners.DefaultPartitioner()({ topic: 'steps', message: { key: 'acme:agent-1', value: '' }, partitionMetadata: [0, 1, 2].map((partitionId) => ({ partitionId, leader: 0, partitionErrorCode: 0, replicas: [0], isr: [0] })) });
     expect(read).toEqual([
-      { key: 'acme:agent-1', seq: 0, tenantId: 'acme' },
-      { key: 'acme:agent-1', seq: 1, tenantId: 'acme' },
+      { key: 'acme:agent-1', seq: 0, tenantId: 'acme', partition: expected },
+      { key: 'acme:agent-1', seq: 1, tenantId: 'acme', partition: expected },
     ]);
     expect(seen.map((c) => c.eventId)).toEqual([mine.eventId]);
     await subscription.close();

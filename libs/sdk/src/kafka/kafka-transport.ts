@@ -104,14 +104,17 @@ export class KafkaTransport implements Transport {
     return `${this.options.topicPrefix ?? ''}${name}`;
   }
 
+  private kafkajs(): typeof import('kafkajs') {
+    try {
+      return require('kafkajs');
+    } catch {
+      throw new Error('the Kafka transport needs the kafkajs package: npm install kafkajs');
+    }
+  }
+
   private client(): Kafka {
     if (!this.kafka) {
-      let kafkajs: typeof import('kafkajs');
-      try {
-        kafkajs = require('kafkajs');
-      } catch {
-        throw new Error('the Kafka transport needs the kafkajs package: npm install kafkajs');
-      }
+      const kafkajs = this.kafkajs();
       this.kafka = new kafkajs.Kafka({
         clientId: this.options.clientId ?? 'wayfinder-sdk',
         brokers: this.options.brokers,
@@ -124,7 +127,13 @@ export class KafkaTransport implements Transport {
 
   private producerReady(): Promise<Producer> {
     if (!this.producer) {
-      const producer = this.client().producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
+      // The services' partitioner (libs/platform/bus): an agent's key lands on the same partition either way.
+      const producer = this.client().producer({
+        allowAutoTopicCreation: false,
+        idempotent: true,
+        maxInFlightRequests: 1,
+        createPartitioner: this.kafkajs().Partitioners.DefaultPartitioner,
+      });
       this.producer = producer.connect().then(() => producer);
       this.producer.catch(() => (this.producer = undefined));
     }
