@@ -28,6 +28,8 @@ export const WayfinderConfig = z.object({
   httpPort: z.coerce.number().int().min(0).max(65535),
   /** The memory service's HTTP API; 0 picks a free port. */
   memoryPort: z.coerce.number().int().min(0).max(65535),
+  /** Address the memory API binds (0.0.0.0 in a container, to be reachable from outside it). */
+  memoryHost: z.string().min(1).max(255),
   /**
    * The gateway's HTTP API (agents' door, DESIGN §12); 0 picks a free port. `wayfinder start` and
    * apps/gateway default it to GATEWAY_DEFAULT_PORT (7070); a bare loadConfig (tests, the demo) to 0.
@@ -68,6 +70,7 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   qdrantUrl: 'WAYFINDER_QDRANT_URL (--qdrant)',
   httpPort: 'WAYFINDER_HTTP_PORT (--health-port)',
   memoryPort: 'WAYFINDER_MEMORY_PORT',
+  memoryHost: 'WAYFINDER_MEMORY_HOST',
   gatewayPort: 'WAYFINDER_GATEWAY_PORT (--port)',
   gatewayHost: 'WAYFINDER_GATEWAY_HOST (--host)',
   apiKeys: 'WAYFINDER_API_KEYS',
@@ -96,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     qdrantUrl: overrides.qdrant ?? env.WAYFINDER_QDRANT_URL ?? env.QDRANT_URL,
     httpPort: overrides['health-port'] ?? env.WAYFINDER_HTTP_PORT ?? '0',
     memoryPort: env.WAYFINDER_MEMORY_PORT ?? '0',
+    memoryHost: env.WAYFINDER_MEMORY_HOST ?? '127.0.0.1',
     gatewayPort: overrides.port ?? env.WAYFINDER_GATEWAY_PORT ?? '0',
     gatewayHost: overrides.host ?? env.WAYFINDER_GATEWAY_HOST ?? '127.0.0.1',
     apiKeys: env.WAYFINDER_API_KEYS,

@@ -161,6 +161,7 @@ async function start(
       mapStore,
       embedder,
       port: config.memoryPort,
+      host: config.memoryHost,
       groupId: serviceGroupId(config, 'memory-service'),
       instanceId,
       logger: options.logger === false ? false : undefined,
