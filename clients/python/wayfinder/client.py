@@ -48,9 +48,21 @@ class Client:
         """Posts step events; returns ``{"accepted": n, "rejected": [{index, error, field}]}``.
 
         Valid events of a batch are accepted even when others are not; the answer comes after the
-        bus accepted them.
+        bus accepted them. A batch refused as too large (413: the body limit or the tenant's burst)
+        is sent again in halves.
         """
-        return self._request("POST", "/v1/steps", list(events))
+        batch = list(events)
+        try:
+            return self._request("POST", "/v1/steps", batch)
+        except WayfinderError as error:
+            if error.status != 413 or len(batch) < 2:
+                raise
+        half = (len(batch) + 1) // 2
+        first = self.publish(batch[:half])
+        second = self.publish(batch[half:])
+        shifted = [dict(r, index=r["index"] + half) for r in second.get("rejected", [])]
+        return {"accepted": first.get("accepted", 0) + second.get("accepted", 0),
+                "rejected": list(first.get("rejected", [])) + shifted}
 
     def corrections(self, agent_id: str, after: Optional[str] = None, wait: float = 0,
                     tenant_id: Optional[str] = None) -> JsonObject:
@@ -82,6 +94,14 @@ class Client:
         """A human unfreezes an agent after an escalation."""
         body = {} if reason is None else {"reason": reason}
         self._request("POST", f"{_agent_path(agent_id)}/resume" + _tenant_query(tenant_id), body)
+
+    def get_policy(self) -> JsonObject:
+        """The tenant's ``wayfinder.policy.v1`` (the profile's values when none was set)."""
+        return self._request("GET", "/v1/policy")
+
+    def put_policy(self, policy: Mapping[str, Any]) -> JsonObject:
+        """Sets the tenant's policy (validated: a 400 names the field); applied live."""
+        return self._request("PUT", "/v1/policy", dict(policy))
 
     def post_task(self, task: Mapping[str, Any]) -> JsonObject:
         """Posts a ``wayfinder.task.v1``; returns the cognitive map built from it."""

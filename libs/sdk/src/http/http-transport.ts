@@ -53,9 +53,20 @@ export class HttpTransport implements Transport {
   }
 
   async publish(steps: readonly OutgoingStep[]): Promise<PublishOutcome> {
-    const body = await this.request('POST', '/v1/steps', steps);
-    const outcome = body as PublishOutcome;
-    return { accepted: outcome.accepted ?? 0, rejected: outcome.rejected ?? [] };
+    try {
+      const outcome = (await this.request('POST', '/v1/steps', steps)) as PublishOutcome;
+      return { accepted: outcome.accepted ?? 0, rejected: outcome.rejected ?? [] };
+    } catch (error) {
+      // 413: the body is over the gateway's size limit or the batch over the tenant's burst: halves go one after the other.
+      if (!(error instanceof WayfinderHttpError && error.status === 413 && steps.length > 1)) throw error;
+      const half = Math.ceil(steps.length / 2);
+      const first = await this.publish(steps.slice(0, half));
+      const second = await this.publish(steps.slice(half));
+      return {
+        accepted: first.accepted + second.accepted,
+        rejected: [...first.rejected, ...second.rejected.map((r) => ({ ...r, index: r.index + half }))],
+      };
+    }
   }
 
   async ack(agentId: string, correctionId: string, outcome: AckOutcome, tenantId?: string): Promise<void> {

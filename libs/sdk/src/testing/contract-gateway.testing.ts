@@ -20,6 +20,8 @@ export class ContractGateway {
   readonly acks: Array<{ agentId: string; correctionId: string; outcome?: string }> = [];
   /** Off: the corrections route answers JSON even to `Accept: text/event-stream` (a gateway with no stream). */
   sse = true;
+  /** Batches larger than this are answered 413 (the gateway's body limit or the tenant's burst). */
+  maxBatch = Number.POSITIVE_INFINITY;
   private readonly server: Server;
   private readonly kept = new Map<string, Kept[]>();
   private readonly streams = new Set<{ agentId: string; res: ServerResponse }>();
@@ -98,6 +100,7 @@ export class ContractGateway {
       return json(res, 400, { error: 'body is not JSON' });
     }
     const list = Array.isArray(events) ? events : [events];
+    if (list.length > this.maxBatch) return json(res, 413, { error: `a batch of ${list.length} is over the burst of ${this.maxBatch}` });
     const rejected: Array<{ index: number; error: string; field: string }> = [];
     list.forEach((raw, index) => {
       const checked = checkStep({ schema: 'wayfinder.step.v1', ...(raw as object) } as never, this.tenantId);
