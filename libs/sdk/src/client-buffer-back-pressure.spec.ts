@@ -18,6 +18,9 @@ class HeldTransport implements Transport {
     this.held = false;
     this.release?.();
   }
+  async postTask(): Promise<undefined> {
+    return undefined;
+  }
   subscribe(): never {
     throw new Error('not used');
   }

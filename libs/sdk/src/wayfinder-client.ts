@@ -6,9 +6,9 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { Correction, JsonValue, StepEvent } from '@wayfinder/contracts';
+import type { CognitiveMap, Correction, JsonValue, StepEvent } from '@wayfinder/contracts';
 import { StepBuffer, type FlushResult } from './step-buffer';
-import type { AckOutcome, CorrectionDelivery, OutgoingStep, Subscription, Transport } from './transport';
+import type { AckOutcome, CorrectionDelivery, OutgoingStep, OutgoingTask, Subscription, Transport } from './transport';
 
 export interface WayfinderClientOptions {
   transport: Transport;
@@ -87,6 +87,14 @@ export class WayfinderClient {
   /** Steps waiting to be sent. */
   get buffered(): number {
     return this.buffer.size;
+  }
+
+  /**
+   * Gives the task a cognitive map (its goal, optional milestones and anchors), so that steps are
+   * localized on it; `taskId` defaults to this client's. Resolves with the map over HTTP and on the guard.
+   */
+  task(task: Omit<OutgoingTask, 'taskId'> & { taskId?: string }): Promise<CognitiveMap | undefined> {
+    return this.options.transport.postTask({ ...task, taskId: task.taskId ?? this.taskId, ...(this.tenantId && !task.tenantId ? { tenantId: this.tenantId } : {}) });
   }
 
   /** Any step body (`{kind: 'plan', plan: {...}}` etc.); resolves with its seq once it is buffered. */

@@ -52,7 +52,9 @@ async function runAgent(client: WayfinderClient, readPath: (i: number) => string
 
 describe('the guard client', () => {
   it('hints, then freezes, an agent stuck on an unreadable file', async () => {
-    const client = createGuard({ agentId: 'looper', taskId: 'sales-report', tasks: [{ taskId: 'sales-report', goal: 'Read the sales data -> compute the totals -> write the report' }] });
+    const client = createGuard({ agentId: 'looper', taskId: 'sales-report' });
+    const map = await client.task({ goal: 'Read the sales data -> compute the totals -> write the report' });
+    expect(map?.milestones.map((m) => m.description)).toEqual(['Read the sales data', 'compute the totals', 'write the report']);
     const run = await runAgent(client, () => '/data/sales.csv', 25);
     expect(run.applied[0]).toBe('hint');
     expect(run.stoppedBy).toBeInstanceOf(AgentFrozenError);

@@ -4,13 +4,13 @@
  * inside the agent's process, with no server. It is a Transport, so an agent switches between the
  * guard, the gateway and Kafka by changing one constructor argument.
  */
-import type { Correction, Deviation, Escalation, PolicyOverlay, TaskSpec } from '@wayfinder/contracts';
+import type { CognitiveMap, Correction, Deviation, Escalation, PolicyOverlay } from '@wayfinder/contracts';
 import { TaskSpec as TaskSpecSchema } from '@wayfinder/contracts';
 import { parseTask } from '@wayfinder/cognitive-map';
 import { validatePolicy } from '@wayfinder/detection';
 import { createNavigator, type Navigator } from '@wayfinder/navigation';
 import { checkStep } from '../validate-step';
-import type { AckOutcome, OutgoingStep, PublishOutcome, RejectedStep, SubscribeRequest, Subscription, Transport } from '../transport';
+import type { AckOutcome, OutgoingStep, OutgoingTask, PublishOutcome, RejectedStep, SubscribeRequest, Subscription, Transport } from '../transport';
 
 export interface GuardOptions {
   /** The tenant of steps that name none (default `local`, as the embedded gateway's local operator). */
@@ -18,7 +18,7 @@ export interface GuardOptions {
   /** A policy overlay, as the `policy` of a `PUT /v1/policy` body (profile and any settings); validated. */
   policy?: PolicyOverlay;
   /** Tasks whose cognitive maps steps are localized on (their `tenantId` may be omitted). */
-  tasks?: ReadonlyArray<Omit<TaskSpec, 'tenantId' | 'schema' | 'eventId' | 'ts'> & Partial<Pick<TaskSpec, 'tenantId' | 'schema' | 'eventId' | 'ts'>>>;
+  tasks?: readonly OutgoingTask[];
   /** Corrections kept per agent for late subscribers (default 100). */
   keepPerAgent?: number;
   onDeviation?: (deviation: Deviation) => void;
@@ -52,11 +52,16 @@ export class GuardTransport implements Transport {
   }
 
   /** Installs a task's cognitive map (as `POST /v1/tasks` does); throws naming the field when it is not valid. */
-  addTask(task: NonNullable<GuardOptions['tasks']>[number]): void {
+  addTask(task: OutgoingTask): CognitiveMap {
     const spec = TaskSpecSchema.parse({ schema: 'wayfinder.task.v1', eventId: `task-${task.taskId}`, ts: new Date(0).toISOString(), tenantId: this.tenantId, ...task });
     const parsed = parseTask(spec);
     if (!parsed.ok) throw new Error(`wayfinder guard: task ${spec.taskId}: ${parsed.error.message}`);
     this.navigator.setMap(spec.tenantId, parsed.value);
+    return parsed.value;
+  }
+
+  async postTask(task: OutgoingTask): Promise<CognitiveMap> {
+    return this.addTask(task);
   }
 
   async publish(steps: readonly OutgoingStep[]): Promise<PublishOutcome> {

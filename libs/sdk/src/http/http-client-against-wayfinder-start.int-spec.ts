@@ -26,13 +26,10 @@ describe('the HTTP client against wayfinder start', () => {
 
   it('gets a hint and then a stronger correction over SSE for an identical loop', async () => {
     const { baseUrl } = wayfinder;
-    const created = await fetch(`${baseUrl}/v1/tasks`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ taskId: 'sales-report', goal: 'Read the sales data -> compute the totals -> write the report' }),
-    });
-    expect(created.status).toBe(201);
     const client = connectHttp({ baseUrl, agentId: 'ts-looper', taskId: 'sales-report', runId: 'run-1', batchSize: 10 });
+    const map = await client.task({ goal: 'Read the sales data -> compute the totals -> write the report' });
+    expect(map).toMatchObject({ taskId: 'sales-report', tenantId: 'local' });
+    expect(map?.milestones.length).toBe(3);
     const seen: Correction[] = [];
     const subscription = client.onCorrection(async (c) => {
       seen.push(c);

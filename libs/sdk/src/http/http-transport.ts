@@ -4,8 +4,8 @@
  * `GET /v1/agents/{id}/corrections` as Server-Sent Events, resumed with `Last-Event-ID` after a broken
  * connection; when the stream is not offered it long-polls the same route with `after=` and `wait=`.
  */
-import { Correction } from '@wayfinder/contracts';
-import type { AckOutcome, CorrectionDelivery, OutgoingStep, PublishOutcome, SubscribeRequest, Subscription, Transport } from '../transport';
+import { Correction, type CognitiveMap } from '@wayfinder/contracts';
+import type { AckOutcome, CorrectionDelivery, OutgoingStep, OutgoingTask, PublishOutcome, SubscribeRequest, Subscription, Transport } from '../transport';
 import { SseParser } from './sse-parser';
 
 export interface HttpTransportOptions {
@@ -67,6 +67,11 @@ export class HttpTransport implements Transport {
         rejected: [...first.rejected, ...second.rejected.map((r) => ({ ...r, index: r.index + half }))],
       };
     }
+  }
+
+  /** `POST /v1/tasks`: the gateway parses the task and answers with its map (400 naming the field when it cannot). */
+  async postTask(task: OutgoingTask): Promise<CognitiveMap> {
+    return ((await this.request('POST', '/v1/tasks', task)) as { map: CognitiveMap }).map;
   }
 
   async ack(agentId: string, correctionId: string, outcome: AckOutcome, tenantId?: string): Promise<void> {

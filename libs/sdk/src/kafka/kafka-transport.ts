@@ -4,10 +4,11 @@
  * and only this agent's, of this tenant, are delivered. kafkajs is an optional peer dependency: it is
  * loaded only when this transport is used.
  */
+import { randomUUID } from 'node:crypto';
 import type { Consumer, Kafka, Producer } from 'kafkajs';
-import { Correction, TOPICS } from '@wayfinder/contracts';
+import { Correction, TaskSpec, TOPICS } from '@wayfinder/contracts';
 import { checkStep } from '../validate-step';
-import type { AckOutcome, OutgoingStep, PublishOutcome, RejectedStep, SubscribeRequest, Subscription, Transport } from '../transport';
+import type { AckOutcome, OutgoingStep, OutgoingTask, PublishOutcome, RejectedStep, SubscribeRequest, Subscription, Transport } from '../transport';
 
 export interface KafkaTransportOptions {
   brokers: string[];
@@ -27,6 +28,7 @@ export interface KafkaTransportOptions {
 
 const STEPS = TOPICS['wayfinder.steps.v1'].name;
 const CORRECTIONS = TOPICS['wayfinder.corrections.v1'].name;
+const TASKS = TOPICS['wayfinder.tasks.v1'].name;
 
 export class KafkaTransport implements Transport {
   private kafka: Kafka | undefined;
@@ -51,6 +53,19 @@ export class KafkaTransport implements Transport {
       await producer.send({ topic: this.topic(STEPS), messages, acks: -1 });
     }
     return { accepted: messages.length, rejected };
+  }
+
+  /** Publishes the task on the tasks topic (validated first); the task parser builds its map. */
+  async postTask(task: OutgoingTask): Promise<undefined> {
+    const parsed = TaskSpec.safeParse({ schema: 'wayfinder.task.v1', eventId: randomUUID(), ts: new Date().toISOString(), tenantId: this.options.tenantId, ...task });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(`task ${task.taskId}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    if (parsed.data.tenantId !== this.options.tenantId) throw new Error(`task ${task.taskId}: tenantId: this client publishes for tenant ${this.options.tenantId}`);
+    const producer = await this.producerReady();
+    await producer.send({ topic: this.topic(TASKS), messages: [{ key: `${parsed.data.tenantId}:${parsed.data.taskId}`, value: JSON.stringify(parsed.data) }], acks: -1 });
+    return undefined;
   }
 
   subscribe(request: SubscribeRequest): Subscription {
