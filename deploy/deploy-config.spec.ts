@@ -41,6 +41,16 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('serves the gateway and the memory API to the host, and gives Kafka a host listener', () => {
+    expect(services.gateway.ports).toContain('7070:7070');
+    expect(String(services.gateway.command)).toContain('gateway');
+    const env = services.gateway.environment as Record<string, string>;
+    expect([env.WAYFINDER_GATEWAY_HOST, env.WAYFINDER_MEMORY_HOST]).toEqual(['0.0.0.0', '0.0.0.0']);
+    const kafka = services.kafka.environment as Record<string, string>;
+    expect(kafka.KAFKA_ADVERTISED_LISTENERS.split(',')).toEqual(expect.arrayContaining(['PLAINTEXT://kafka:9092', 'HOST://localhost:9094']));
+    expect(services.kafka.ports).toContain('9094:9094');
+  });
+
   it('health-checks the infrastructure the services wait for', () => {
     for (const name of ['kafka', 'redis', 'qdrant', 'prometheus', 'grafana']) {
       expect(services[name].healthcheck).toBeDefined();

@@ -43,6 +43,26 @@ function jestCounts(file) {
   return { passed: report.numPassedTests, failed: report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0) };
 }
 
+// clients/python: `python3 -m unittest` against the real gateway (the tests start `wayfinder start`);
+// its counts join the closing line. No python3 on PATH is a failure, said loudly, not a skip.
+function pythonClientTests() {
+  const label = 'python client tests';
+  const args = ['-m', 'unittest', 'discover', '-s', 'tests', '-t', '.', '-v'];
+  process.stdout.write(`\n=== ${label}: python3 ${args.join(' ')} (in clients/python)\n`);
+  const result = spawnSync('python3', args, { cwd: path.join(root, 'clients', 'python'), env, encoding: 'utf8' });
+  if (result.error) {
+    process.stdout.write(`=== ${label}: FAILED (python3 not runnable: ${result.error.message})\n`);
+    return { ok: false, passed: 0, failed: 1 };
+  }
+  process.stdout.write(result.stdout + result.stderr);
+  const ran = Number(/^Ran (\d+) tests?/m.exec(result.stderr)?.[1] ?? 0);
+  const problems = /^FAILED \((.*)\)$/m.exec(result.stderr)?.[1] ?? '';
+  const failed = [...problems.matchAll(/(?:failures|errors)=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0) || (result.status === 0 ? 0 : 1);
+  const ok = result.status === 0;
+  process.stdout.write(`=== ${label}: ${ok ? 'ok' : `FAILED (exit ${result.status})`}\n`);
+  return { ok, passed: Math.max(0, ran - failed), failed };
+}
+
 const [kafkaHost, kafkaPort] = (process.env.WAYFINDER_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',')[0].split(':');
 const steps = [];
 steps.push(run('lint', 'npx', ['nx', 'run-many', '-t', 'lint', '--parallel=2', '--outputStyle=static', '--skipNxCache']));
@@ -61,13 +81,16 @@ if (!kafkaUp || !redisUp) {
 }
 const intJson = path.join(resultsDir, 'integration.json');
 steps.push(run('integration tests', 'npx', ['jest', '--selectProjects', 'integration', '--runInBand', '--ci', '--forceExit', '--json', `--outputFile=${intJson}`]));
+const python = pythonClientTests();
+steps.push(python.ok);
 if (startedInfra) run('infra down', 'bash', [path.join('deploy', 'local', 'infra-down.sh')]);
 
 const unit = jestCounts(unitJson);
 const integration = jestCounts(intJson);
 const failedSteps = steps.filter((ok) => !ok).length;
-const passed = unit.passed + integration.passed;
-const failed = unit.failed + integration.failed + (failedSteps > 0 && unit.failed + integration.failed === 0 ? failedSteps : 0);
-process.stdout.write(`\nunit ${unit.passed} passed, ${unit.failed} failed; integration ${integration.passed} passed, ${integration.failed} failed; steps failed: ${failedSteps}\n`);
+const passed = unit.passed + integration.passed + python.passed;
+const testFailures = unit.failed + integration.failed + python.failed;
+const failed = testFailures + (failedSteps > 0 && testFailures === 0 ? failedSteps : 0);
+process.stdout.write(`\nunit ${unit.passed} passed, ${unit.failed} failed; integration ${integration.passed} passed, ${integration.failed} failed; python ${python.passed} passed, ${python.failed} failed; steps failed: ${failedSteps}\n`);
 process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
 process.exit(failedSteps === 0 ? 0 : 1);

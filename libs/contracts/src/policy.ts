@@ -154,9 +154,20 @@ export const PolicyOverlay = z
   .strict();
 export type PolicyOverlay = z.infer<typeof PolicyOverlay>;
 
+/** The tenant's ingest rate limit at the gateway (events per second, burst); defaults apply when absent. */
+export const IngestLimitsOverlay = z
+  .object({
+    eventsPerSecond: z.number().positive().max(1_000_000),
+    burst: z.number().int().positive().max(10_000_000),
+  })
+  .partial()
+  .strict();
+export type IngestLimitsOverlay = z.infer<typeof IngestLimitsOverlay>;
+
 export const TenantPolicy = z.object({
   ...envelope(POLICY_SCHEMA),
   policy: PolicyOverlay,
+  ingest: IngestLimitsOverlay.optional(),
   tasks: z.record(Id, PolicyOverlay).optional(),
   agents: z.record(Id, PolicyOverlay).optional(),
 });

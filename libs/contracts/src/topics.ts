@@ -8,6 +8,7 @@ import { Correction, Deviation, Escalation, LocalizedStep } from './navigation';
 import { StepEvent } from './step';
 import { TenantPolicy } from './policy';
 import { INTERNAL_CHECKS } from './internal-check';
+import { AgentControl } from './control';
 
 export type KeyKind = 'agent' | 'task' | 'tenant';
 
@@ -41,6 +42,9 @@ export const TOPICS = {
   'wayfinder.corrections.v1': topic({ name: 'wayfinder.corrections.v1', schema: Correction, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'internal' }),
   'wayfinder.escalations.v1': topic({ name: 'wayfinder.escalations.v1', schema: Escalation, key: 'agent', partitions: 3, compacted: false, retentionMs: 30 * DAY, source: 'internal' }),
   'wayfinder.policies.v1': topic({ name: 'wayfinder.policies.v1', schema: TenantPolicy, key: 'tenant', partitions: 1, compacted: true, retentionMs: -1, source: 'edge' }),
+  // Same partition count and key as the localized steps and deviations: a control reaches the
+  // correction-engine instance that holds the agent's ladder (co-partitioned assignment).
+  'wayfinder.controls.v1': topic({ name: 'wayfinder.controls.v1', schema: AgentControl, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'edge' }),
 } as const;
 
 export type TopicName = keyof typeof TOPICS;

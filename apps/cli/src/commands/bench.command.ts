@@ -18,6 +18,7 @@ const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--sta
        wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry]
        wayfinder bench worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N]
        wayfinder bench failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
+       wayfinder bench gateway [--kafka BROKERS] [--events N] [--agents N] [--concurrency N]
 
 detectors: the detectors in process: events per second with only the tool-loop detectors and with all
 of them as the detector worker runs them (drift included, each task on a map; the same without drift
@@ -49,6 +50,13 @@ partition with waiting steps is not processed, per move.
   --partitions N     partitions (default 6)
   --session-timeout MS  the workers' Kafka session timeout (default 10000, the broker's minimum is 6000)
 
+gateway: the gateway over HTTP with every service behind it (embedded; on Kafka and Redis with --kafka):
+ingest events/s in batches of 100 against the same events published on the bus (baseline), and step →
+correction latency over SSE for looping agents, with what the gateway adds after the corrections topic.
+  --events N         events to ingest per measurement (default 20000)
+  --agents N         looping agents for the latency (default 20)
+  --concurrency N    requests in flight (default 4)
+
 Each prints one JSON object, with the node version and the CPU.
 
 ${BENCH_EMBEDDERS_USAGE}`;
@@ -65,7 +73,7 @@ const DETECTOR_BENCH = path.join(__dirname, '..', '..', '..', '..', 'libs', 'dom
 
 export const benchCommand: Command = {
   name: 'bench',
-  summary: 'benchmark the detectors, the Kafka pipeline, a worker\'s memory, partition moves, embedder choices (bench detectors|pipeline|worker-memory|failover|embedders)',
+  summary: 'benchmark the detectors, the Kafka pipeline, a worker\'s memory, partition moves, embedder choices, the gateway (bench detectors|pipeline|worker-memory|failover|embedders|gateway)',
   usage: USAGE,
   async run(argv: string[], io: CommandIo): Promise<number> {
     // A subcommand of its own, with its own options (bench-embedders.command.ts).
@@ -82,9 +90,10 @@ export const benchCommand: Command = {
       steps: { type: 'string' },
       'session-timeout': { type: 'string' },
       telemetry: { type: 'boolean' },
+      concurrency: { type: 'string' },
     });
     const [which, ...extra] = positionals;
-    const benchmarks = ['detectors', 'pipeline', 'worker-memory', 'failover'];
+    const benchmarks = ['detectors', 'pipeline', 'worker-memory', 'failover', 'gateway'];
     if (which === undefined) throw new UsageError(`a benchmark is required: ${benchmarks.map((b) => `'${b}'`).join(', ')}`);
     if (!benchmarks.includes(which)) throw new UsageError(`unknown benchmark '${which}' (expected ${benchmarks.map((b) => `'${b}'`).join(', ')})`);
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
@@ -128,6 +137,17 @@ export const benchCommand: Command = {
       options = failoverOptions;
       const { runFailoverBench } = await import('../bench/scale-bench');
       results = await runFailoverBench(failoverOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
+    } else if (which === 'gateway') {
+      only(['kafka', 'agents', 'events', 'concurrency']);
+      const gatewayOptions = {
+        brokers: values.kafka === undefined ? undefined : brokersOf(values.kafka),
+        events: intOption(values.events, 'events', 20_000),
+        agents: intOption(values.agents, 'agents', 20),
+        concurrency: intOption(values.concurrency, 'concurrency', 4),
+      };
+      options = gatewayOptions;
+      const { runGatewayBench } = await import('../bench/gateway-bench');
+      results = await runGatewayBench(gatewayOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else {
       only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions', 'telemetry']);
       const loopingShare = numberOption(values['looping-share'], 'looping-share', 0.1);

@@ -1,24 +1,29 @@
 /** `wayfinder start`: runs services embedded (default) or on Kafka + Redis (DESIGN §3, §11). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '@wayfinder/config';
+import { ConfigError, GATEWAY_DEFAULT_PORT, loadConfig } from '@wayfinder/config';
 import { serveUntilStopped } from '@wayfinder/service-runtime';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
 
 const VERSION: string = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')).version;
 
-const USAGE = `usage: wayfinder start [--mode embedded|distributed] [--services a,b,…] [--kafka BROKERS] [--redis URL] [--qdrant URL]
+const USAGE = `usage: wayfinder start [--mode embedded|distributed] [--services a,b,…] [--port N] [--host ADDR] [--kafka BROKERS] [--redis URL] [--qdrant URL] [--health-port N]
 
 Runs Wayfinder services until SIGINT/SIGTERM.
   --mode      embedded (default): every service in this process on the in-process bus and in-memory stores;
               distributed: the chosen services on Kafka and Redis, one consumer group per process
-  --services  comma-separated subset of task-parser,state-localizer,detector-worker,correction-engine,memory-service
+  --services  comma-separated subset of task-parser,state-localizer,detector-worker,correction-engine,memory-service,gateway
               (default all of them)
   --kafka     Kafka bootstrap brokers, host:port[,host:port] (env WAYFINDER_KAFKA_BROKERS, default 127.0.0.1:9092)
   --redis     Redis URL (env WAYFINDER_REDIS_URL, default redis://127.0.0.1:6379)
   --qdrant    Qdrant URL for long-term memory (env WAYFINDER_QDRANT_URL)
-  --port      health endpoints port (env WAYFINDER_HTTP_PORT; 0 = any free port)
+  --port      the gateway's port, the agents' HTTP door (env WAYFINDER_GATEWAY_PORT, default 7070; 0 = any free port)
+  --host      the address the gateway binds (env WAYFINDER_GATEWAY_HOST, default 127.0.0.1). With no API keys
+              configured and a loopback address, embedded mode needs no key (tenant "local"); any other
+              address, or any key configured (wayfinder keys, WAYFINDER_API_KEYS), requires a key on every request
+  --health-port  /health/live and /health/ready (env WAYFINDER_HTTP_PORT; 0 = any free port; served in
+              distributed mode, and in embedded mode when set)
 Telemetry: OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set (OpenTelemetry's standard variables).
 Create the topics first on a new cluster: wayfinder topics create --kafka BROKERS`;
 
@@ -34,11 +39,14 @@ export const startCommand: Command = {
       redis: { type: 'string' },
       qdrant: { type: 'string' },
       port: { type: 'string' },
+      host: { type: 'string' },
+      'health-port': { type: 'string' },
     }, false);
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     let config;
     try {
-      config = loadConfig(process.env, values as Record<string, string | undefined>);
+      const flags = values as Record<string, string | undefined>;
+      config = loadConfig(process.env, { ...flags, port: flags.port ?? process.env.WAYFINDER_GATEWAY_PORT ?? String(GATEWAY_DEFAULT_PORT) });
     } catch (error) {
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;

@@ -207,6 +207,24 @@ export class CorrectionEngine {
     return this.agents.get(agentKey(tenantId, agentId, runId))?.frozen ?? false;
   }
 
+  /**
+   * Unfreezes an agent after an escalation (a human resumed it), in every run of the tenant's agent: its
+   * ladders start again from the bottom, so its next deviations are corrected again. False when the
+   * agent was not frozen here.
+   */
+  resume(tenantId: string, agentId: string): boolean {
+    let resumed = false;
+    for (const agent of this.agents.values()) {
+      if (agent.tenantId !== tenantId || agent.agentId !== agentId || !agent.frozen) continue;
+      agent.frozen = false;
+      agent.milestones.clear();
+      agent.watches = [];
+      agent.lastCorrectionSeq = undefined;
+      resumed = true;
+    }
+    return resumed;
+  }
+
   /** Drops an agent's ladder (run finished, or its partition moved to another worker). */
   forget(tenantId: string, agentId: string, runId?: string | null): void {
     this.agents.delete(agentKey(tenantId, agentId, runId));

@@ -4,7 +4,7 @@ describe('loadConfig', () => {
   it('defaults to the embedded mode with every service', () => {
     const config = loadConfig({});
     expect(config.mode).toBe('embedded');
-    expect(config.services).toEqual(['task-parser', 'state-localizer', 'detector-worker', 'correction-engine', 'memory-service']);
+    expect(config.services).toEqual(['task-parser', 'state-localizer', 'detector-worker', 'correction-engine', 'memory-service', 'gateway']);
     expect(config.kafkaBrokers).toEqual(['127.0.0.1:9092']);
   });
 
@@ -12,6 +12,14 @@ describe('loadConfig', () => {
     const config = loadConfig({ WAYFINDER_KAFKA_BROKERS: 'a:1' }, { kafka: 'b:2,c:3', services: 'detector-worker' });
     expect(config.kafkaBrokers).toEqual(['b:2', 'c:3']);
     expect(config.services).toEqual(['detector-worker']);
+  });
+
+  it('maps --port and --host to the gateway and --health-port to the health endpoints', () => {
+    const fromEnv = loadConfig({ WAYFINDER_GATEWAY_PORT: '7171', WAYFINDER_GATEWAY_HOST: '0.0.0.0', WAYFINDER_HTTP_PORT: '8080' });
+    expect([fromEnv.gatewayPort, fromEnv.gatewayHost, fromEnv.httpPort]).toEqual([7171, '0.0.0.0', 8080]);
+    const fromFlags = loadConfig({ WAYFINDER_GATEWAY_PORT: '7171' }, { port: '7272', host: '::1', 'health-port': '9000' });
+    expect([fromFlags.gatewayPort, fromFlags.gatewayHost, fromFlags.httpPort]).toEqual([7272, '::1', 9000]);
+    expect(loadConfig({}).gatewayHost).toBe('127.0.0.1');
   });
 
   it('lists every bad variable in one error', () => {

@@ -5,8 +5,11 @@
  */
 import { z } from 'zod';
 
-export const SERVICE_NAMES = ['task-parser', 'state-localizer', 'detector-worker', 'correction-engine', 'memory-service'] as const;
+export const SERVICE_NAMES = ['task-parser', 'state-localizer', 'detector-worker', 'correction-engine', 'memory-service', 'gateway'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/** The gateway's port when a user starts Wayfinder (`wayfinder start`, apps/gateway). */
+export const GATEWAY_DEFAULT_PORT = 7070;
 
 const Brokers = z
   .string()
@@ -25,6 +28,19 @@ export const WayfinderConfig = z.object({
   httpPort: z.coerce.number().int().min(0).max(65535),
   /** The memory service's HTTP API; 0 picks a free port. */
   memoryPort: z.coerce.number().int().min(0).max(65535),
+  /** Address the memory API binds (0.0.0.0 in a container, to be reachable from outside it). */
+  memoryHost: z.string().min(1).max(255),
+  /**
+   * The gateway's HTTP API (agents' door, DESIGN §12); 0 picks a free port. `wayfinder start` and
+   * apps/gateway default it to GATEWAY_DEFAULT_PORT (7070); a bare loadConfig (tests, the demo) to 0.
+   */
+  gatewayPort: z.coerce.number().int().min(0).max(65535),
+  /** Address the gateway binds; any non-loopback address requires a key on every request. */
+  gatewayHost: z.string().min(1).max(255),
+  /** `tenant:key,tenant:key` development/CI keys (checked by the gateway at boot). */
+  apiKeys: z.string().optional(),
+  /** Working directory of embedded mode's `.wayfinder/` (keys file). */
+  workingDir: z.string().min(1),
   groupPrefix: z.string().min(1).max(64),
   /** Namespace prepended to topic names and group ids on the broker (environments sharing a cluster). */
   topicPrefix: z.string().max(64).regex(/^[A-Za-z0-9._-]*$/, 'may only use letters, digits, ".", "_" and "-"'),
@@ -57,8 +73,13 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   kafkaClientId: 'WAYFINDER_KAFKA_CLIENT_ID',
   redisUrl: 'WAYFINDER_REDIS_URL (--redis)',
   qdrantUrl: 'WAYFINDER_QDRANT_URL (--qdrant)',
-  httpPort: 'WAYFINDER_HTTP_PORT (--port)',
+  httpPort: 'WAYFINDER_HTTP_PORT (--health-port)',
   memoryPort: 'WAYFINDER_MEMORY_PORT',
+  memoryHost: 'WAYFINDER_MEMORY_HOST',
+  gatewayPort: 'WAYFINDER_GATEWAY_PORT (--port)',
+  gatewayHost: 'WAYFINDER_GATEWAY_HOST (--host)',
+  apiKeys: 'WAYFINDER_API_KEYS',
+  workingDir: 'working directory',
   groupPrefix: 'WAYFINDER_GROUP_PREFIX',
   topicPrefix: 'WAYFINDER_TOPIC_PREFIX',
   kafkaSessionTimeoutMs: 'WAYFINDER_KAFKA_SESSION_TIMEOUT_MS',
@@ -68,7 +89,7 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   embedders: 'WAYFINDER_EMBEDDERS',
 };
 
-export type ConfigOverrides = Partial<Record<'mode' | 'services' | 'kafka' | 'redis' | 'qdrant' | 'port', string>>;
+export type ConfigOverrides = Partial<Record<'mode' | 'services' | 'kafka' | 'redis' | 'qdrant' | 'port' | 'host' | 'health-port', string>>;
 
 /** Reads the configuration from `env` with `overrides` (CLI flags) winning; throws ConfigError listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): WayfinderConfig {
@@ -82,8 +103,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     kafkaClientId: env.WAYFINDER_KAFKA_CLIENT_ID ?? 'wayfinder',
     redisUrl: overrides.redis ?? env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379',
     qdrantUrl: overrides.qdrant ?? env.WAYFINDER_QDRANT_URL ?? env.QDRANT_URL,
-    httpPort: overrides.port ?? env.WAYFINDER_HTTP_PORT ?? '0',
+    httpPort: overrides['health-port'] ?? env.WAYFINDER_HTTP_PORT ?? '0',
     memoryPort: env.WAYFINDER_MEMORY_PORT ?? '0',
+    memoryHost: env.WAYFINDER_MEMORY_HOST ?? '127.0.0.1',
+    gatewayPort: overrides.port ?? env.WAYFINDER_GATEWAY_PORT ?? '0',
+    gatewayHost: overrides.host ?? env.WAYFINDER_GATEWAY_HOST ?? '127.0.0.1',
+    apiKeys: env.WAYFINDER_API_KEYS,
+    workingDir: process.cwd(),
     groupPrefix: env.WAYFINDER_GROUP_PREFIX ?? 'wayfinder',
     topicPrefix: env.WAYFINDER_TOPIC_PREFIX ?? '',
     kafkaSessionTimeoutMs: env.WAYFINDER_KAFKA_SESSION_TIMEOUT_MS ?? '10000',

@@ -23,6 +23,16 @@ export class PolicyBook {
     return true;
   }
 
+  /** The tenant's latest published policy document, if it published one. */
+  documentOf(tenantId: string): TenantPolicy | undefined {
+    return this.tenants.get(tenantId);
+  }
+
+  /** The built-in profile tenants get when they publish no policy. */
+  get profile(): ProfileName {
+    return this.defaultProfile;
+  }
+
   /**
    * The resolved policy of an agent. Agents with no override of their own share one object per tenant
    * (and per task that has an override), so a fleet of 100,000 agents holds a handful of resolved and

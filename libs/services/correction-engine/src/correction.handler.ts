@@ -5,7 +5,7 @@
  */
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import type { CognitiveMap, Correction, Deviation, Escalation, LocalizedStep } from '@wayfinder/contracts';
+import type { AgentControl, CognitiveMap, Correction, Deviation, Escalation, LocalizedStep } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { CorrectionEngine } from '@wayfinder/correction';
 import { LadderStage } from '@wayfinder/navigation';
@@ -31,6 +31,12 @@ export class CorrectionHandler {
   @EventPattern('wayfinder.maps.v1')
   onMap(@Payload() map: CognitiveMap): void {
     this.maps.offer(map);
+  }
+
+  /** A human resumed a frozen agent (through the gateway): its next steps are navigated again. */
+  @EventPattern('wayfinder.controls.v1')
+  onControl(@Payload() control: AgentControl): void {
+    if (control.action === 'resume') this.engine.resume(control.tenantId, control.agentId);
   }
 
   /** Whole batches: the ladder only needs to see each step, and one Nest call per batch is cheaper. */

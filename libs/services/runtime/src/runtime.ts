@@ -25,11 +25,14 @@ import { CorrectionEngineModule } from '@wayfinder/service-correction-engine';
 import { InMemoryMapStore, PoliciesHandler, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
 import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-detector-worker';
 import { memoryStores, startMemoryService, type RunningMemoryService } from '@wayfinder/service-memory';
+import { authenticatorFor, correctionLogFor, keyStoreFor, startGatewayService, type RunningGateway } from '@wayfinder/service-gateway';
 import { StateLocalizerModule } from '@wayfinder/service-state-localizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
 import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
 
-type StreamService = Exclude<ServiceName, 'memory-service'>;
+/** Services with an HTTP app of their own (started apart); the others are bus-only Nest apps. */
+type HttpService = 'memory-service' | 'gateway';
+type StreamService = Exclude<ServiceName, HttpService>;
 
 /** The consumer group of a service: the same whether it runs alone or co-located with others. */
 export function serviceGroupId(config: Pick<WayfinderConfig, 'groupPrefix'>, service: ServiceName): string {
@@ -48,7 +51,7 @@ const CONSUMED: Record<StreamService, string[]> = {
   'task-parser': ['wayfinder.tasks.v1'],
   'state-localizer': ['wayfinder.steps.v1', 'wayfinder.maps.v1'],
   'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
-  'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
+  'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.controls.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
 };
 
 /** Services that resolve policies and so must follow the policies topic. */
@@ -66,6 +69,10 @@ export interface RunningServices {
   readonly mapStore: MapStore;
   readonly policyBook: PolicyBook;
   readonly memory?: RunningMemoryService;
+  /** The agents' HTTP door, when `gateway` is one of the services. */
+  readonly gateway?: RunningGateway;
+  /** True when the gateway needs no key (embedded, loopback, no keys configured) at start. */
+  readonly gatewayLocalMode?: boolean;
   readonly health?: HealthServer;
   stop(): Promise<void>;
 }
@@ -99,7 +106,7 @@ async function start(
   // The semantic embedders the profile chooses per detector, plus WAYFINDER_EMBEDDERS (DESIGN §5.6).
   const vectors = await createEmbeddingCache([...embedderChoices(PROFILES[config.profile]), ...config.embedders], { hashing: embedder });
   const services = [...new Set(config.services)].sort();
-  const streamServices = services.filter((s): s is StreamService => s !== 'memory-service');
+  const streamServices = services.filter((s): s is StreamService => s !== 'memory-service' && s !== 'gateway');
   let redis: Redis | undefined;
   let mapStore: MapStore;
   let rawBus: Bus;
@@ -158,11 +165,36 @@ async function start(
       mapStore,
       embedder,
       port: config.memoryPort,
+      host: config.memoryHost,
       groupId: serviceGroupId(config, 'memory-service'),
       instanceId,
       logger: options.logger === false ? false : undefined,
     });
     const running = memory;
+    closers.push(() => running.stop());
+  }
+
+  let gateway: RunningGateway | undefined;
+  let gatewayLocalMode: boolean | undefined;
+  if (services.includes('gateway')) {
+    // Like the memory service: an HTTP app with its own bus client and consumer group (the corrections feed).
+    const gatewayBus = config.mode === 'embedded' ? new InProcessBus({ broker: (rawBus as InProcessBus).broker }) : makeBus('gateway');
+    const authenticator = authenticatorFor(config, keyStoreFor(config, redis));
+    gatewayLocalMode = await authenticator.localMode();
+    gateway = await startGatewayService({
+      bus: new TracedBus(gatewayBus, tracing),
+      authenticator,
+      correctionLog: correctionLogFor(config, redis),
+      mapStore,
+      policyBook,
+      embedder,
+      port: config.gatewayPort,
+      host: config.gatewayHost,
+      groupId: serviceGroupId(config, 'gateway'),
+      instanceId,
+      logger: options.logger === false ? false : undefined,
+    });
+    const running = gateway;
     closers.push(() => running.stop());
   }
 
@@ -225,6 +257,8 @@ async function start(
     mapStore,
     policyBook,
     memory,
+    gateway,
+    gatewayLocalMode,
     health,
     async stop() {
       if (stopped) return;

@@ -1,0 +1,177 @@
+/**
+ * `wayfinder bench gateway`: the gateway over HTTP, with every service behind it (embedded, or on Kafka
+ * and Redis with --kafka):
+ * - ingest: step events/s posted as batches of 100 (several requests in flight), against the same events
+ *   published straight on the bus in the same run (the baseline, so the ratio is what HTTP adds);
+ * - latency: looping agents post one call at a time; step → correction received over SSE, and how much
+ *   of that the gateway adds over the moment the correction reached the corrections topic.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import { createTopics, InProcessBus, KafkaBus, type Bus } from '@wayfinder/bus';
+import { loadConfig, type WayfinderConfig } from '@wayfinder/config';
+import type { StepEvent } from '@wayfinder/contracts';
+import { startServices } from '@wayfinder/service-runtime';
+
+export interface GatewayBenchOptions {
+  /** Distributed on these brokers (and Redis from WAYFINDER_REDIS_URL); embedded when absent. */
+  brokers?: string[];
+  events: number;
+  agents: number;
+  concurrency: number;
+}
+
+const KEY = 'bench-gateway-key';
+const BATCH = 100;
+
+export async function runGatewayBench(options: GatewayBenchOptions, log: (line: string) => void): Promise<Record<string, unknown>> {
+  const prefix = options.brokers ? `bench-gw-${Date.now().toString(36)}.` : '';
+  const env: Record<string, string> = { WAYFINDER_API_KEYS: `bench:${KEY}`, WAYFINDER_GATEWAY_PORT: '0' };
+  let observer: Bus;
+  let ownBus: InProcessBus | undefined;
+  if (options.brokers) {
+    await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: 6 });
+    Object.assign(env, { WAYFINDER_MODE: 'distributed', WAYFINDER_KAFKA_BROKERS: options.brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_GROUP_PREFIX: `${prefix}wf`, WAYFINDER_REDIS_URL: process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379' });
+    observer = new KafkaBus({ brokers: options.brokers, topicPrefix: prefix, clientId: 'bench-observer' });
+  } else {
+    ownBus = new InProcessBus({ queueCapacity: 8192 });
+    observer = ownBus;
+  }
+  const onBus = new Map<string, number>();
+  observer.subscribe('wayfinder.corrections.v1', async (batch) => void batch.forEach((d) => onBus.has(d.payload.eventId) || onBus.set(d.payload.eventId, performance.now())), { groupId: `${prefix}bench-observer` });
+  if (options.brokers) await observer.start();
+  const config: WayfinderConfig = { ...loadConfig(env), workingDir: mkdtempSync(join(tmpdir(), 'wf-bench-gw-')) };
+  const running = await startServices(config, { logger: false, ...(ownBus && { bus: ownBus }) });
+  const base = running.gateway!.url;
+  try {
+    // A high ingest limit: the benchmark measures the door, not the limit.
+    await post(base, 'PUT', '/v1/policy', { policy: {}, ingest: { eventsPerSecond: 1_000_000, burst: 1_000_000 } });
+    log(`ingest: ${options.events} events, batches of ${BATCH}, ${options.concurrency} requests in flight`);
+    const onBusOnly = (batch: Array<Record<string, unknown>>) => running.bus.publish('wayfinder.steps.v1', batch.map(fill));
+    const overHttp = async (batch: Array<Record<string, unknown>>) => {
+      const answer = await post(base, 'POST', '/v1/steps', batch);
+      if (answer.accepted !== batch.length) throw new Error(`gateway accepted ${answer.accepted} of ${batch.length}`);
+    };
+    // A warm-up (discarded), then bus and HTTP alternated twice: the machine's noise and the pipeline's
+    // warm-up fall on both sides of the ratio.
+    await measure(Math.min(options.events, 5_000), options.concurrency, overHttp);
+    const baselines: number[] = [];
+    const https: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      baselines.push(await measure(options.events, options.concurrency, onBusOnly));
+      https.push(await measure(options.events, options.concurrency, overHttp));
+    }
+    const baseline = Math.round((baselines[0] + baselines[1]) / 2);
+    const http = Math.round((https[0] + https[1]) / 2);
+    log(`latency: ${options.agents} looping agents over SSE (after one warm-up agent, once the ingest backlog drained)`);
+    await new Promise((r) => setTimeout(r, 3_000));
+    await measureLatency(base, 1, onBus);
+    const latency = await measureLatency(base, options.agents, onBus);
+    return {
+      mode: options.brokers ? 'distributed' : 'embedded',
+      ingest: { batchSize: BATCH, httpEventsPerSec: http, busEventsPerSec: baseline, httpOverBus: round(http / baseline, 3), runs: { http: https, bus: baselines } },
+      latency,
+    };
+  } finally {
+    await running.stop();
+    if (options.brokers) {
+      await observer.stop();
+      await deleteTopics(options.brokers, prefix);
+    }
+  }
+}
+
+/** The run's own topics go when it ends (a shared broker must not pile up benchmark topics). */
+async function deleteTopics(brokers: string[], prefix: string): Promise<void> {
+  const admin = new Kafka({ clientId: 'bench-gateway-cleanup', brokers, logLevel: logLevel.NOTHING }).admin();
+  try {
+    await admin.connect();
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 10_000 });
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+function messageSteps(n: number, run: string): Array<Record<string, unknown>> {
+  const steps: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < n; i++) steps.push({ agentId: `${run}-${i % 500}`, taskId: 'bench', seq: Math.floor(i / 500), kind: 'message', message: { role: 'assistant', text: `working on part ${i}` } });
+  return steps;
+}
+
+function fill(step: Record<string, unknown>): StepEvent {
+  return { schema: 'wayfinder.step.v1', eventId: randomUUID(), tenantId: 'bench', ts: new Date().toISOString(), ...step } as StepEvent;
+}
+
+async function measure(events: number, concurrency: number, send: (batch: Array<Record<string, unknown>>) => Promise<void>): Promise<number> {
+  const steps = messageSteps(events, randomUUID().slice(0, 8));
+  const batches: Array<Array<Record<string, unknown>>> = [];
+  for (let i = 0; i < steps.length; i += BATCH) batches.push(steps.slice(i, i + BATCH));
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < batches.length) await send(batches[next++]);
+    }),
+  );
+  return Math.round(events / ((performance.now() - started) / 1000));
+}
+
+async function measureLatency(base: string, agents: number, onBus: Map<string, number>): Promise<Record<string, unknown>> {
+  const toSse: number[] = [];
+  const sseAfterBus: number[] = [];
+  for (let a = 0; a < agents; a++) {
+    const agentId = `looper-${a}-${randomUUID().slice(0, 6)}`;
+    const controller = new AbortController();
+    const response = await fetch(`${base}/v1/agents/${agentId}/corrections`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${KEY}` }, signal: controller.signal });
+    const sentAt = new Map<number, number>();
+    const first = (async () => {
+      let buffer = '';
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += Buffer.from(chunk).toString('utf8');
+        const match = /\ndata: (.*)\n/.exec(buffer);
+        if (match) return { at: performance.now(), correction: JSON.parse(match[1]) as { eventId: string; atSeq: number } };
+      }
+      throw new Error('the stream ended before a correction');
+    })();
+    let got: { at: number; correction: { eventId: string; atSeq: number } } | undefined;
+    void first.then((g) => (got = g));
+    for (let seq = 0; seq < 400 && !got; seq += 2) {
+      sentAt.set(seq, performance.now());
+      sentAt.set(seq + 1, performance.now());
+      await post(base, 'POST', '/v1/steps', [
+        { agentId, taskId: 'bench', runId: 'r1', seq, kind: 'action', action: { tool: 'read_file', args: { path: '/data/sales.csv' } } },
+        { agentId, taskId: 'bench', runId: 'r1', seq: seq + 1, kind: 'observation', observation: { tool: 'read_file', ok: false, error: 'EACCES: permission denied' } },
+      ]);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const received = await first;
+    controller.abort();
+    const sent = sentAt.get(received.correction.atSeq);
+    if (sent !== undefined) toSse.push(received.at - sent);
+    const bus = onBus.get(received.correction.eventId);
+    if (bus !== undefined) sseAfterBus.push(received.at - bus);
+  }
+  return { agents, stepToSseMs: summary(toSse), sseAfterCorrectionsTopicMs: summary(sseAfterBus) };
+}
+
+async function post(base: string, method: string, path: string, body: unknown): Promise<{ accepted?: number }> {
+  const response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+function summary(values: number[]): Record<string, number> {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN, 1);
+  return { n: sorted.length, p50: at(0.5), p95: at(0.95), max: round(sorted.at(-1) ?? NaN, 1) };
+}
+
+function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}

@@ -1,0 +1,79 @@
+"""Acceptance (issue 11): a 25-call identical loop through the Python client, against the
+embedded ``wayfinder start`` in local mode (no key), gets its hint; the hint is acknowledged; a
+batch with one invalid event has the valid ones accepted and the bad one rejected naming its index
+and field."""
+
+from __future__ import annotations
+
+import time
+import unittest
+
+from tests.gateway_process import GatewayProcess
+from wayfinder import Client, Session
+
+GATEWAY: GatewayProcess
+
+
+def setUpModule() -> None:
+    global GATEWAY
+    GATEWAY = GatewayProcess().start()
+
+
+def tearDownModule() -> None:
+    GATEWAY.stop()
+
+
+class IdenticalLoopGetsHint(unittest.TestCase):
+    def test_loop_of_25_identical_calls_receives_a_hint(self) -> None:
+        client = Client(GATEWAY.base_url)
+        goal = "Read the sales data -> compute the totals -> write the report"
+        task = client.post_task({"taskId": "sales-report", "goal": goal})
+        self.assertEqual(task["taskId"], "sales-report")
+
+        corrections = []
+        session = Session(client, "py-looper", "sales-report", run_id="run-1", batch_size=10)
+        with session:
+            for _ in range(25):
+                call_id = session.action("read_file", {"path": "/data/sales.csv"})
+                session.observation("read_file", error="EACCES: permission denied",
+                                    call_id=call_id)
+                if session.last_seq % 10 == 9:
+                    session.flush()
+                    corrections.extend(session.corrections())
+        self.assertEqual(session.last_seq, 49)
+        self.assertEqual(session.rejected, [])
+
+        deadline = time.monotonic() + 60
+        while not any(c["action"] == "hint" for c in corrections) and time.monotonic() < deadline:
+            corrections.extend(session.corrections(wait=5))
+        hints = [c for c in corrections if c["action"] == "hint"]
+        got = [c["action"] for c in corrections]
+        self.assertTrue(hints, f"no hint arrived; got {got}\n{GATEWAY.log()}")
+        hint = hints[0]
+        self.assertEqual((hint["agentId"], hint["tenantId"], hint["severity"]),
+                         ("py-looper", "local", "mild"))
+        self.assertIn("read_file", hint["hint"]["text"])
+        self.assertLessEqual(hint["atSeq"], 49)
+        client.ack("py-looper", hint["eventId"])
+
+        # Nothing twice: the cursor moves past what was read.
+        again = session.corrections()
+        self.assertFalse({c["eventId"] for c in again} & {c["eventId"] for c in corrections})
+
+    def test_batch_with_an_invalid_event_is_accepted_but_for_it(self) -> None:
+        client = Client(GATEWAY.base_url)
+        session = Session(client, "py-batch", "sales-report")
+        session.message("reading the data")
+        session.action("x" * 200)  # a tool name over 128 characters breaks the contract
+        session.message("done", type_="output")
+        result = session.flush()
+        self.assertEqual(result["accepted"], 2)
+        self.assertEqual(len(result["rejected"]), 1)
+        rejected = result["rejected"][0]
+        self.assertEqual(rejected["index"], 1)
+        self.assertIn("action.tool", rejected["field"])
+        self.assertEqual(rejected["event"]["seq"], 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,154 @@
+"""A Session builds one agent's step events, numbers them and publishes them in batches."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from datetime import datetime, timezone
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+from wayfinder.client import Client, JsonObject
+
+
+class Session:
+    """One agent working on one task.
+
+    Each helper builds a ``wayfinder.step.v1`` event with the next ``seq`` and fresh ids, and
+    buffers it; ``batch_size`` buffered events are published at once, ``flush()`` publishes what
+    is buffered, and a ``with`` block flushes on exit. Safe to use from several threads.
+    """
+
+    def __init__(self, client: Client, agent_id: str, task_id: str, run_id: Optional[str] = None,
+                 tenant_id: Optional[str] = None, batch_size: int = 100,
+                 first_seq: int = 0) -> None:
+        self.client = client
+        self.agent_id = agent_id
+        self.task_id = task_id
+        self.run_id = run_id
+        self.tenant_id = tenant_id
+        self.batch_size = batch_size
+        self.cursor: Optional[str] = None
+        self.rejected: List[JsonObject] = []
+        self._next_seq = first_seq
+        self._buffer: List[JsonObject] = []
+        self._pending_calls: Dict[str, List[str]] = {}
+        self._lock = threading.Lock()
+        self._send_lock = threading.Lock()
+
+    @property
+    def last_seq(self) -> int:
+        """The seq of the latest event built, or ``first_seq - 1`` before the first."""
+        return self._next_seq - 1
+
+    def action(self, tool: str, args: Optional[Mapping[str, Any]] = None,
+               call_id: Optional[str] = None) -> str:
+        """A tool call as issued; returns its call id (the one given, or a new one)."""
+        call_id = call_id or f"call-{uuid.uuid4()}"
+        with self._lock:
+            self._pending_calls.setdefault(tool, []).append(call_id)
+        self._add("action", {"tool": tool, "args": dict(args or {}), "callId": call_id})
+        return call_id
+
+    def observation(self, tool: str, content: Any = None, ok: bool = True,
+                    error: Optional[str] = None, call_id: Optional[str] = None) -> int:
+        """A tool's result; without ``call_id`` it answers the newest pending call of ``tool``."""
+        with self._lock:
+            pending = self._pending_calls.get(tool, [])
+            if call_id is None and pending:
+                call_id = pending.pop()
+            elif call_id in pending:
+                pending.remove(call_id)
+        body: JsonObject = {"tool": tool, "ok": ok and error is None}
+        if call_id is not None:
+            body["callId"] = call_id
+        if content is not None:
+            body["content"] = content
+        if error is not None:
+            body["error"] = error
+        return self._add("observation", body)
+
+    def message(self, text: str, role: str = "assistant", type_: Optional[str] = None) -> int:
+        """A message: ``role`` is assistant, user, system or tool; ``type_`` thought or output."""
+        body: JsonObject = {"role": role, "text": text}
+        if type_ is not None:
+            body["type"] = type_
+        return self._add("message", body)
+
+    def milestone(self, milestone_id: str, status: str, evidence: Optional[str] = None) -> int:
+        """An explicit milestone signal: ``status`` is started, done or failed."""
+        body: JsonObject = {"id": milestone_id, "status": status}
+        if evidence is not None:
+            body["evidence"] = evidence
+        return self._add("milestone", body)
+
+    def feedback(self, text: str) -> int:
+        return self._add("feedback", {"text": text})
+
+    def compaction(self, reason: str) -> int:
+        return self._add("compaction", {"reason": reason})
+
+    def plan(self, subgoals: Sequence[Mapping[str, Any]]) -> int:
+        return self._add("plan", {"subgoals": [dict(s) for s in subgoals]})
+
+    def flush(self) -> JsonObject:
+        """Publishes everything buffered; returns the summed ``{"accepted", "rejected"}``.
+
+        A batch the gateway could not take (network, auth) raises and stays buffered.
+        """
+        total: JsonObject = {"accepted": 0, "rejected": []}
+        with self._send_lock:
+            while True:
+                with self._lock:
+                    batch = self._buffer[:self.batch_size]
+                if not batch:
+                    return total
+                result = self.client.publish(batch)
+                with self._lock:
+                    del self._buffer[:len(batch)]
+                rejected = [dict(r, event=batch[r["index"]]) for r in result.get("rejected", [])]
+                self.rejected.extend(rejected)
+                total["accepted"] += result.get("accepted", 0)
+                total["rejected"].extend(rejected)
+
+    def corrections(self, wait: float = 0) -> List[JsonObject]:
+        """The agent's corrections since the last call (long-polls up to ``wait`` seconds)."""
+        page = self.client.corrections(self.agent_id, after=self.cursor, wait=wait,
+                                       tenant_id=self.tenant_id)
+        self.cursor = page.get("cursor", self.cursor)
+        return list(page.get("corrections", []))
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.flush()
+
+    def _add(self, kind: str, body: JsonObject) -> int:
+        with self._lock:
+            seq = self._next_seq
+            self._next_seq += 1
+            event: JsonObject = {
+                "schema": "wayfinder.step.v1",
+                "eventId": str(uuid.uuid4()),
+                "ts": _now(),
+                "agentId": self.agent_id,
+                "taskId": self.task_id,
+                "seq": seq,
+                "kind": kind,
+                kind: body,
+            }
+            if self.tenant_id is not None:
+                event["tenantId"] = self.tenant_id
+            if self.run_id is not None:
+                event["runId"] = self.run_id
+            self._buffer.append(event)
+            full = len(self._buffer) >= self.batch_size
+        if full:
+            self.flush()
+        return seq
+
+
+def _now() -> str:
+    """UTC now as ISO-8601 with milliseconds and a ``Z``, as the contracts' timestamps."""
+    stamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return stamp.replace("+00:00", "Z")

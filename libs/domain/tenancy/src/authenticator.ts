@@ -1,0 +1,46 @@
+/**
+ * Turns a bearer key into a tenant: the seeded keys (WAYFINDER_API_KEYS) are compared in constant time,
+ * then the store is asked by hash and the answer checked again in constant time. Decides local mode:
+ * no key anywhere and a loopback bind means one local operator who needs no key.
+ */
+import { hashApiKey, keyMatchesHash, type SeedKey } from './api-keys';
+import type { KeyStore } from './key-store';
+
+export interface ResolvedTenant {
+  readonly tenantId: string;
+  /** The local operator (no keys configured, loopback bind): may act for any tenant. */
+  readonly local: boolean;
+  /** The store's key id, or `seed` for a WAYFINDER_API_KEYS key, `local` for the local operator. */
+  readonly keyId: string;
+}
+
+export const LOCAL_TENANT = 'local';
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+export class TenantAuthenticator {
+  constructor(
+    private readonly seeds: readonly SeedKey[],
+    private readonly store: KeyStore,
+    /** Local mode is possible at all (embedded mode bound to loopback). */
+    private readonly loopbackEmbedded: boolean,
+  ) {}
+
+  /** True when requests need no key right now (re-checked, so a key created later ends local mode). */
+  async localMode(): Promise<boolean> {
+    if (!this.loopbackEmbedded || this.seeds.length > 0) return false;
+    return !(await this.store.hasActiveKeys());
+  }
+
+  /** The tenant of a key, or undefined for an unknown or revoked key. */
+  async resolve(key: string): Promise<ResolvedTenant | undefined> {
+    let seeded: string | undefined;
+    for (const seed of this.seeds) if (keyMatchesHash(key, seed.hash) && seeded === undefined) seeded = seed.tenantId;
+    if (seeded !== undefined) return { tenantId: seeded, local: false, keyId: 'seed' };
+    const record = await this.store.findByHash(hashApiKey(key));
+    if (!record || record.revokedAt || !keyMatchesHash(key, record.hash)) return undefined;
+    return { tenantId: record.tenantId, local: false, keyId: record.keyId };
+  }
+}

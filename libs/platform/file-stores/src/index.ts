@@ -1,0 +1,2 @@
+/** Adapters of domain ports on local files (embedded mode). */
+export * from './file-key-store';

@@ -1,0 +1,2 @@
+/** @wayfinder/sdk/langchain: the LangChain.js callback handler. */
+export * from './wayfinder-callback-handler';

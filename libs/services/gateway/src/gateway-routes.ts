@@ -1,0 +1,11 @@
+/**
+ * The one list of the gateway's route families: one Nest module each. A new door (OTLP traces, the LLM
+ * proxy, agent hooks) is a new module here; the guard and the error filter apply to every one.
+ */
+import type { Type } from '@nestjs/common';
+import { CorrectionsRoutesModule } from './routes/corrections/corrections-routes.module';
+import { PolicyRoutesModule } from './routes/policy/policy-routes.module';
+import { StepsRoutesModule } from './routes/steps/steps-routes.module';
+import { TasksRoutesModule } from './routes/tasks/tasks-routes.module';
+
+export const GATEWAY_ROUTE_MODULES: Type<unknown>[] = [StepsRoutesModule, TasksRoutesModule, CorrectionsRoutesModule, PolicyRoutesModule];

@@ -1,0 +1,35 @@
+/**
+ * The gateway as a Nest module (DESIGN §12): every route family of GATEWAY_ROUTE_MODULES over the
+ * gateway's own providers (authenticator, correction log, options, ingest limiter). It needs the globals
+ * of WayfinderCoreModule (BUS, MAP_STORE, POLICY_BOOK). The guard and the error filter are installed on
+ * the HTTP app by `startGatewayService` (not on the bus transport's handlers).
+ */
+import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import type { CorrectionLog, TenantAuthenticator } from '@wayfinder/tenancy';
+import { GATEWAY_ROUTE_MODULES } from './gateway-routes';
+import { IngestLimiter } from './ingest-limiter';
+import { AUTHENTICATOR, CORRECTION_LOG, DEFAULT_GATEWAY_OPTIONS, GATEWAY_OPTIONS, type GatewayOptions } from './tokens';
+
+export interface GatewayDependencies {
+  authenticator: TenantAuthenticator;
+  correctionLog: CorrectionLog;
+  options?: Partial<GatewayOptions>;
+}
+
+@Global()
+@Module({})
+class GatewayProvidersModule {}
+
+@Module({})
+export class GatewayModule {
+  static forRoot(deps: GatewayDependencies): DynamicModule {
+    const providers: Provider[] = [
+      { provide: AUTHENTICATOR, useValue: deps.authenticator },
+      { provide: CORRECTION_LOG, useValue: deps.correctionLog },
+      { provide: GATEWAY_OPTIONS, useValue: { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options } },
+      IngestLimiter,
+    ];
+    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, GATEWAY_OPTIONS, IngestLimiter] };
+    return { module: GatewayModule, imports: [shared, ...GATEWAY_ROUTE_MODULES] };
+  }
+}

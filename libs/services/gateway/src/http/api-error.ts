@@ -1,0 +1,78 @@
+/**
+ * The one error body of the HTTP API (STYLE "Doors"): `{error, field?, index?}`, with `Retry-After` on
+ * 429 and 503. Every exception a route throws, or Nest throws for it, leaves through ApiErrorFilter.
+ */
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+
+export interface ApiErrorBody {
+  error: string;
+  field?: string;
+  index?: number;
+}
+
+export class ApiError extends HttpException {
+  constructor(
+    status: number,
+    readonly body: ApiErrorBody,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(body, status);
+  }
+}
+
+export const badRequest = (error: string, field?: string, index?: number) => new ApiError(400, withOptional(error, field, index));
+export const forbidden = (error: string, field?: string, index?: number) => new ApiError(403, withOptional(error, field, index));
+export const notFound = (error: string) => new ApiError(404, { error });
+
+function withOptional(error: string, field?: string, index?: number): ApiErrorBody {
+  return { error, ...(field !== undefined && { field }), ...(index !== undefined && { index }) };
+}
+
+/** The first zod issue as an error body: the message names the path, `field` carries it. */
+export function zodProblem(error: z.ZodError): { error: string; field: string } {
+  const issue = error.issues[0];
+  const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+  const path = [...issue.path, ...keys.slice(0, 1)].join('.') || '(root)';
+  return { error: `${path}: ${issue.message}`, field: path };
+}
+
+@Catch()
+export class ApiErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('gateway');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<ServerResponse>();
+    let status = 500;
+    let body: ApiErrorBody = { error: 'internal error' };
+    let retryAfter: number | undefined;
+    if (exception instanceof ApiError) {
+      status = exception.getStatus();
+      body = exception.body;
+      retryAfter = exception.retryAfterSeconds;
+    } else if (exception instanceof HttpException) {
+      status = exception.getStatus();
+      const raw = exception.getResponse();
+      const message = typeof raw === 'string' ? raw : (raw as { message?: unknown }).message;
+      body = { error: Array.isArray(message) ? message.join('; ') : String(message ?? exception.message) };
+    } else {
+      this.logger.error(`unhandled: ${(exception as Error)?.stack ?? String(exception)}`);
+    }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    // Refused before its body was read (401, 403, 429…): drain it and close, or the next request on this
+    // keep-alive connection would be read from the middle of the unread body.
+    const request = host.switchToHttp().getRequest<IncomingMessage>();
+    if (!request.complete) {
+      response.setHeader('Connection', 'close');
+      request.resume();
+    }
+    if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
+    response.statusCode = status;
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
+    response.end(JSON.stringify(body));
+  }
+}

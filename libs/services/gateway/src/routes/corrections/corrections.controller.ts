@@ -1,0 +1,131 @@
+/**
+ * An agent's corrections, only ever its tenant's (the log is keyed by the key's tenant):
+ * - `GET /v1/agents/:agentId/corrections?after=CURSOR&wait=SECONDS`: JSON, long-polling up to `wait`;
+ *   with `Accept: text/event-stream`, Server-Sent Events with each cursor as `id` (resume with
+ *   `Last-Event-ID`) and a `: keep-alive` comment while nothing comes;
+ * - `POST /v1/agents/:agentId/corrections/:correctionId/ack`: the agent applied (or ignored) it;
+ * - `POST /v1/agents/:agentId/resume`: a human unfreezes the agent (a control event the correction
+ *   engine consumes); 404 when the tenant has no corrections of that agent (nothing to resume).
+ */
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CONTROL_SCHEMA, Id, type AgentControl, type Correction } from '@wayfinder/contracts';
+import type { Bus } from '@wayfinder/bus';
+import { BUS } from '@wayfinder/service-core';
+import { isCursor, type CorrectionLog, type ResolvedTenant } from '@wayfinder/tenancy';
+import { z } from 'zod';
+import { CurrentTenant } from '../../auth/tenant.guard';
+import { ApiError, badRequest, notFound } from '../../http/api-error';
+import { parseJson, readBody } from '../../http/request-body';
+import { CORRECTION_LOG, GATEWAY_OPTIONS, type GatewayOptions } from '../../tokens';
+import { CorrectionWaiter } from './correction-waiter';
+
+const MAX_WAIT_SECONDS = 30;
+const AckBody = z.object({ outcome: z.enum(['applied', 'ignored']).optional() }).strict();
+const ResumeBody = z.object({ reason: z.string().max(4096).optional() }).strict();
+
+@Controller('v1/agents/:agentId')
+export class CorrectionsController {
+  constructor(
+    @Inject(CORRECTION_LOG) private readonly log: CorrectionLog,
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+    private readonly waiter: CorrectionWaiter,
+  ) {}
+
+  @Get('corrections')
+  async corrections(
+    @Param('agentId') agentId: string,
+    @Query() query: Record<string, unknown>,
+    @Req() req: IncomingMessage,
+    @Res() res: ServerResponse,
+    @CurrentTenant() tenant: ResolvedTenant,
+  ): Promise<void> {
+    checkAgentId(agentId);
+    const lastEventId = req.headers['last-event-id'];
+    const cursor = cursorOf(typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : query.after, typeof lastEventId === 'string' && lastEventId !== '' ? 'Last-Event-ID' : 'after');
+    if (/text\/event-stream/.test(String(req.headers.accept ?? ''))) return this.stream(tenant.tenantId, agentId, cursor, req, res);
+    const waitMs = waitOf(query.wait) * 1000;
+    const aborted = new AbortController();
+    req.once('close', () => aborted.abort());
+    const found = await this.waiter.next(tenant.tenantId, agentId, cursor, waitMs, aborted.signal);
+    const body: { corrections: Correction[]; cursor: string } = { corrections: found.map((f) => f.correction), cursor: found.at(-1)?.cursor ?? cursor ?? '0-0' };
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(JSON.stringify(body));
+  }
+
+  @Post('corrections/:correctionId/ack')
+  @HttpCode(202)
+  async ack(@Param('agentId') agentId: string, @Param('correctionId') correctionId: string, @Req() req: IncomingMessage, @CurrentTenant() tenant: ResolvedTenant): Promise<{ acked: true }> {
+    checkAgentId(agentId);
+    const body = AckBody.safeParse(parseJson(await readBody(req, 64 * 1024)) ?? {});
+    if (!body.success) throw badRequest(`outcome must be "applied" or "ignored"`, 'outcome');
+    const acked = await this.log.ack(tenant.tenantId, agentId, correctionId, body.data.outcome ?? 'applied');
+    if (!acked) throw notFound(`agent ${agentId} has no correction ${correctionId}`);
+    return { acked: true };
+  }
+
+  @Post('resume')
+  @HttpCode(202)
+  async resume(@Param('agentId') agentId: string, @Req() req: IncomingMessage, @CurrentTenant() tenant: ResolvedTenant): Promise<{ resumed: true }> {
+    checkAgentId(agentId);
+    const body = ResumeBody.safeParse(parseJson(await readBody(req, 64 * 1024)) ?? {});
+    if (!body.success) throw badRequest('reason must be a string of at most 4096 characters', 'reason');
+    const known = await this.log.after(tenant.tenantId, agentId, undefined, 1);
+    if (known.length === 0) throw notFound(`no agent ${agentId} with corrections`);
+    const control: AgentControl = {
+      schema: CONTROL_SCHEMA,
+      eventId: randomUUID(),
+      tenantId: tenant.tenantId,
+      ts: new Date().toISOString(),
+      agentId,
+      action: 'resume',
+      ...(body.data.reason !== undefined && { reason: body.data.reason }),
+    };
+    try {
+      await this.bus.publish('wayfinder.controls.v1', [control]);
+    } catch (error) {
+      throw new ApiError(503, { error: `the bus did not accept the resume: ${(error as Error).message}` }, 1);
+    }
+    return { resumed: true };
+  }
+
+  private async stream(tenantId: string, agentId: string, from: string | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    res.write('retry: 1000\n\n');
+    const closed = new AbortController();
+    req.once('close', () => closed.abort());
+    res.once('close', () => closed.abort());
+    let cursor = from;
+    while (!closed.signal.aborted) {
+      const found = await this.waiter.next(tenantId, agentId, cursor, this.options.keepAliveMs, closed.signal);
+      if (closed.signal.aborted) break;
+      if (found.length === 0) {
+        res.write(': keep-alive\n\n');
+        continue;
+      }
+      for (const { cursor: id, correction } of found) res.write(`id: ${id}\nevent: correction\ndata: ${JSON.stringify(correction)}\n\n`);
+      cursor = found[found.length - 1].cursor;
+    }
+    res.end();
+  }
+}
+
+function checkAgentId(agentId: string): void {
+  if (!Id.safeParse(agentId).success) throw badRequest('agentId must be 1–128 characters', 'agentId');
+}
+
+function cursorOf(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !isCursor(value)) throw badRequest(`${field} must be a cursor from an earlier answer (like 1767225600000-0)`, field);
+  return value;
+}
+
+function waitOf(value: unknown): number {
+  if (value === undefined || value === '') return 0;
+  const n = Number(value);
+  if (typeof value !== 'string' || !Number.isFinite(n) || n < 0 || n > MAX_WAIT_SECONDS) throw badRequest(`wait must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}`, 'wait');
+  return n;
+}

@@ -1,0 +1,68 @@
+/**
+ * `GET /v1/policy`: the key's tenant's `wayfinder.policy.v1` (the built-in profile's values when it set
+ * none). `PUT /v1/policy`: validated (the contract, then the thresholds' consistency; 400 naming the
+ * field), published on the compacted policies topic and applied at once in this process; every service
+ * applies it from the topic (live, DESIGN §6).
+ */
+import { Controller, Get, Inject, Put, Req } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { POLICY_SCHEMA, TenantPolicy } from '@wayfinder/contracts';
+import type { Bus } from '@wayfinder/bus';
+import { PROFILES, validatePolicy } from '@wayfinder/detection';
+import { BUS, POLICY_BOOK, type PolicyBook } from '@wayfinder/service-core';
+import { DEFAULT_INGEST_LIMITS, type ResolvedTenant } from '@wayfinder/tenancy';
+import { CurrentTenant, tenantOfItem } from '../../auth/tenant.guard';
+import { ApiError, badRequest, zodProblem } from '../../http/api-error';
+import { parseJson, readBody } from '../../http/request-body';
+import { isObject } from '../steps/steps.controller';
+
+@Controller('v1/policy')
+export class PolicyController {
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(POLICY_BOOK) private readonly book: PolicyBook,
+  ) {}
+
+  @Get()
+  get(@CurrentTenant() tenant: ResolvedTenant): TenantPolicy {
+    return (
+      this.book.documentOf(tenant.tenantId) ?? {
+        schema: POLICY_SCHEMA,
+        eventId: `default-${this.book.profile}`,
+        tenantId: tenant.tenantId,
+        ts: new Date(0).toISOString(),
+        policy: PROFILES[this.book.profile],
+        ingest: { ...DEFAULT_INGEST_LIMITS },
+      }
+    );
+  }
+
+  @Put()
+  async put(@Req() req: IncomingMessage, @CurrentTenant() tenant: ResolvedTenant): Promise<TenantPolicy> {
+    const body = parseJson(await readBody(req, 1024 * 1024));
+    if (!isObject(body)) throw badRequest('the body must be one wayfinder.policy.v1 object', '(root)');
+    const tenantId = tenantOfItem(tenant, body.tenantId);
+    const parsed = TenantPolicy.safeParse({ ...body, schema: body.schema ?? POLICY_SCHEMA, eventId: body.eventId ?? randomUUID(), ts: new Date().toISOString(), tenantId });
+    if (!parsed.success) {
+      const problem = zodProblem(parsed.error);
+      throw badRequest(problem.error, problem.field);
+    }
+    const overlays: Array<[string, unknown]> = [
+      ['policy', parsed.data.policy],
+      ...Object.entries(parsed.data.tasks ?? {}).map(([id, o]): [string, unknown] => [`tasks.${id}`, o]),
+      ...Object.entries(parsed.data.agents ?? {}).map(([id, o]): [string, unknown] => [`agents.${id}`, o]),
+    ];
+    for (const [field, overlay] of overlays) {
+      const check = validatePolicy(overlay);
+      if (!check.ok) throw badRequest(`${field}: ${check.error}`, field);
+    }
+    try {
+      await this.bus.publish('wayfinder.policies.v1', [parsed.data]);
+    } catch (error) {
+      throw new ApiError(503, { error: `the bus did not accept the policy: ${(error as Error).message}` }, 1);
+    }
+    this.book.apply(parsed.data);
+    return parsed.data;
+  }
+}

@@ -1,0 +1,15 @@
+/** Injection tokens of the gateway: who holds keys, where corrections are kept, how long a long-poll waits. */
+export const AUTHENTICATOR = Symbol('wayfinder.gateway.authenticator');
+export const CORRECTION_LOG = Symbol('wayfinder.gateway.correction-log');
+export const GATEWAY_OPTIONS = Symbol('wayfinder.gateway.options');
+
+export interface GatewayOptions {
+  /** Between two reads of the correction log while a client waits (another gateway instance may have written). */
+  readonly pollMs: number;
+  /** Interval of SSE `: keep-alive` comments. */
+  readonly keepAliveMs: number;
+  /** Largest request body accepted (bytes). */
+  readonly maxBodyBytes: number;
+}
+
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = { pollMs: 500, keepAliveMs: 15_000, maxBodyBytes: 16 * 1024 * 1024 };
