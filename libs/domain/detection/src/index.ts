@@ -13,3 +13,19 @@ export { compileGlobs, type GlobMatcher } from './glob';
 export { runConformanceCase, type ConformanceCase } from './conformance/conformance-case';
 // The drift detector is written in src/drift by its owner; re-exported so workers can plug it in.
 export { DriftDetector, type DriftDetectorOptions, type DriftContext, type DriftCurve, type DriftStepDetector } from './drift';
+// Issue 18's goal checks (constraint rules, verification, ALIGN-CHECK, plans), plugged in like drift.
+export {
+  goalCheckDetectors,
+  AlignCheckDetector,
+  ConstraintRulesDetector,
+  PlanOffGoalDetector,
+  VerificationRepeatDetector,
+  alignCheckBlock,
+  readAlignCheck,
+  contentTerms,
+  textSimilarity,
+  type AlignAnswer,
+  type AlignQuestion,
+  type SubgoalMatch,
+  type TextSimilarity,
+} from './goal-checks';

@@ -5,7 +5,7 @@
 import type { PolicySettings, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { Localizer, parseTask } from '@wayfinder/cognitive-map';
 import { CorrectionEngine } from '@wayfinder/correction';
-import { DetectionEngine, DriftDetector, type DetectionContext } from '@wayfinder/detection';
+import { DetectionEngine, DriftDetector, goalCheckDetectors, type DetectionContext } from '@wayfinder/detection';
 import { HashingEmbedder, type Embedder } from '@wayfinder/embeddings';
 import { LadderStage, type PolicySubject } from './ladder-stage';
 import { Navigator } from './navigator';
@@ -42,7 +42,7 @@ export function createNavigator(options: NavigatorOptions): Navigator {
       const ctx: DetectionContext = { policy: policyOf(step), expectedStepMs: map?.expectedStepMs, maxSteps: map?.maxSteps, map };
       return ctx;
     },
-    extraDetectors: [new DriftDetector(embedder)],
+    extraDetectors: [new DriftDetector(embedder), ...goalCheckDetectors(embedder)],
   });
   const correction = options.corrections === false ? undefined : new LadderStage(new CorrectionEngine({ now }), policyOf);
   const navigator: Navigator = new Navigator({

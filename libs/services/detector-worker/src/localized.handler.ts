@@ -8,7 +8,7 @@ import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModu
 import { EventPattern, Payload } from '@nestjs/microservices';
 import type { CognitiveMap, LocalizedStep } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
-import { DetectionEngine, DriftDetector } from '@wayfinder/detection';
+import { DetectionEngine, DriftDetector, goalCheckDetectors } from '@wayfinder/detection';
 import type { Embedder } from '@wayfinder/embeddings';
 import { BUS, EMBEDDER, MAP_STORE, MapCache, POLICY_BOOK, type MapStore, type PolicyBook } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
@@ -37,7 +37,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     this.engine = new DetectionEngine({
       embedder,
       policyFor: (step) => this.policies.contextFor(step, this.maps.peek(step.tenantId, step.taskId)),
-      extraDetectors: [new DriftDetector(embedder)],
+      extraDetectors: [new DriftDetector(embedder), ...goalCheckDetectors(embedder)],
     });
     this.worker = new DetectorWorker(
       this.engine,

@@ -1,0 +1,25 @@
+/**
+ * The one place the goal checks ask an embedder for similarity. The Embedder port is synchronous today;
+ * when it becomes asynchronous and batched (DESIGN §5.6), this function is what changes, not the detectors.
+ */
+import { cosine, type Embedder } from '@wayfinder/embeddings';
+
+export type TextSimilarity = (a: string, b: string) => number;
+
+/** Similarity of two texts by the embedder; texts embedded once per (embedder, text) in a small cache. */
+export function textSimilarity(embedder: Embedder, cacheSize = 256): TextSimilarity {
+  const cache = new Map<string, Float32Array>();
+  const vector = (text: string): Float32Array => {
+    let v = cache.get(text);
+    if (!v) {
+      v = embedder.embed(text);
+      cache.set(text, v);
+      if (cache.size > cacheSize) cache.delete(cache.keys().next().value as string);
+    }
+    return v;
+  };
+  return (a, b) => {
+    if (a.trim().length === 0 || b.trim().length === 0) return 0;
+    return cosine(vector(a), vector(b));
+  };
+}
