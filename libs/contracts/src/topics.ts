@@ -8,6 +8,7 @@ import { Correction, Deviation, Escalation, LocalizedStep } from './navigation';
 import { StepEvent } from './step';
 import { TenantPolicy } from './policy';
 import { INTERNAL_CHECKS } from './internal-check';
+import { AnchorChange } from './anchor-change';
 
 export type KeyKind = 'agent' | 'task' | 'tenant';
 
@@ -41,6 +42,8 @@ export const TOPICS = {
   'wayfinder.corrections.v1': topic({ name: 'wayfinder.corrections.v1', schema: Correction, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'internal' }),
   'wayfinder.escalations.v1': topic({ name: 'wayfinder.escalations.v1', schema: Escalation, key: 'agent', partitions: 3, compacted: false, retentionMs: 30 * DAY, source: 'internal' }),
   'wayfinder.policies.v1': topic({ name: 'wayfinder.policies.v1', schema: TenantPolicy, key: 'tenant', partitions: 1, compacted: true, retentionMs: -1, source: 'edge' }),
+  // Dynamic anchors: proposals (state-localizer) and decisions (gateway) for the task-parser to apply.
+  'wayfinder.anchor-changes.v1': topic({ name: 'wayfinder.anchor-changes.v1', schema: AnchorChange, key: 'task', partitions: 6, compacted: false, retentionMs: 7 * DAY, source: 'edge' }),
 } as const;
 
 export type TopicName = keyof typeof TOPICS;

@@ -35,3 +35,4 @@ export {
   type ToolCategory,
 } from './constraint-rules';
 export { actionPaths, checkAction, checkOutput, countsToward, normalizePath, type RuleViolation, type RunFacts } from './constraint-check';
+export { anchorChangesInText, applyAnchorChange, proposeAnchorChanges, type AcceptedAnchorChange, type AnchorChangeProposal } from './anchor-change';

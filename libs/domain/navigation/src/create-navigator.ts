@@ -7,6 +7,7 @@ import { Localizer, parseTask } from '@wayfinder/cognitive-map';
 import { CorrectionEngine } from '@wayfinder/correction';
 import { DetectionEngine, DriftDetector, goalCheckDetectors, type DetectionContext } from '@wayfinder/detection';
 import { HashingEmbedder, type Embedder } from '@wayfinder/embeddings';
+import { AnchorStage } from './anchor-stage';
 import { LadderStage, type PolicySubject } from './ladder-stage';
 import { Navigator } from './navigator';
 
@@ -54,8 +55,10 @@ export function createNavigator(options: NavigatorOptions): Navigator {
       },
       tick: (nowMs) => detection.tick(nowMs),
     },
-    localizerFor: (map) => new Localizer(map, embedder),
+    // A new map version (an anchor change, appended constraints) keeps the agent's position.
+    localizerFor: (map, previous) => (previous instanceof Localizer ? Localizer.restore(map, previous.snapshot(), embedder) : new Localizer(map, embedder)),
     correction,
+    anchors: new AnchorStage(policyOf),
   });
   for (const spec of options.tasks ?? []) {
     const parsed = parseTask(spec);
