@@ -6,3 +6,4 @@ export * from './navigation';
 export * from './policy';
 export * from './topics';
 export * from './anchor-change';
+export * from './delegation';

@@ -10,6 +10,7 @@ import { Correction, Deviation, Escalation, LocalizedStep } from './navigation';
 import { StepEvent } from './step';
 import { TenantPolicy } from './policy';
 import { AnchorChange } from './anchor-change';
+import { DelegationSignal } from './delegation';
 
 export const EVENT_SCHEMAS: Record<string, z.ZodTypeAny> = {
   'wayfinder.step.v1': StepEvent,
@@ -21,6 +22,7 @@ export const EVENT_SCHEMAS: Record<string, z.ZodTypeAny> = {
   'wayfinder.escalation.v1': Escalation,
   'wayfinder.policy.v1': TenantPolicy,
   'wayfinder.anchor-change.v1': AnchorChange,
+  'wayfinder.delegation.v1': DelegationSignal,
 };
 
 /** The generated documents, keyed by file name (`wayfinder.step.v1.schema.json`), pretty-printed. */

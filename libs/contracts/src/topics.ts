@@ -9,6 +9,7 @@ import { StepEvent } from './step';
 import { TenantPolicy } from './policy';
 import { INTERNAL_CHECKS } from './internal-check';
 import { AnchorChange } from './anchor-change';
+import { DelegationSignal } from './delegation';
 
 export type KeyKind = 'agent' | 'task' | 'tenant';
 
@@ -43,6 +44,8 @@ export const TOPICS = {
   'wayfinder.escalations.v1': topic({ name: 'wayfinder.escalations.v1', schema: Escalation, key: 'agent', partitions: 3, compacted: false, retentionMs: 30 * DAY, source: 'internal' }),
   'wayfinder.policies.v1': topic({ name: 'wayfinder.policies.v1', schema: TenantPolicy, key: 'tenant', partitions: 1, compacted: true, retentionMs: -1, source: 'edge' }),
   // Dynamic anchors: proposals (state-localizer) and decisions (gateway) for the task-parser to apply.
+  // cross_agent_cycle: delegation edges and progress per tenant (keyed by tenant: one consumer holds a tenant's graph).
+  'wayfinder.delegations.v1': topic({ name: 'wayfinder.delegations.v1', schema: DelegationSignal, key: 'tenant', partitions: 6, compacted: false, retentionMs: 1 * DAY, source: 'internal' }),
   'wayfinder.anchor-changes.v1': topic({ name: 'wayfinder.anchor-changes.v1', schema: AnchorChange, key: 'task', partitions: 6, compacted: false, retentionMs: 7 * DAY, source: 'edge' }),
 } as const;
 

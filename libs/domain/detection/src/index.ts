@@ -29,3 +29,5 @@ export {
   type SubgoalMatch,
   type TextSimilarity,
 } from './goal-checks';
+// cross_agent_cycle: per-tenant, fed by delegation signals (in process, or from wayfinder.delegations.v1).
+export { CrossAgentCycleDetector, DelegationGraph, delegationOf, delegationSignalsOf, normalizeSubtask } from './delegation';

@@ -5,7 +5,7 @@
 import type { PolicySettings, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { Localizer, parseTask } from '@wayfinder/cognitive-map';
 import { CorrectionEngine } from '@wayfinder/correction';
-import { DetectionEngine, DriftDetector, goalCheckDetectors, type DetectionContext } from '@wayfinder/detection';
+import { CrossAgentCycleDetector, DetectionEngine, DriftDetector, goalCheckDetectors, type DetectionContext } from '@wayfinder/detection';
 import { HashingEmbedder, type Embedder } from '@wayfinder/embeddings';
 import { AnchorStage } from './anchor-stage';
 import { LadderStage, type PolicySubject } from './ladder-stage';
@@ -45,13 +45,17 @@ export function createNavigator(options: NavigatorOptions): Navigator {
     },
     extraDetectors: [new DriftDetector(embedder), ...goalCheckDetectors(embedder)],
   });
+  // Delegation cycles span agents: in process every agent of a tenant passes here, so one graph sees them all.
+  const cycles = new CrossAgentCycleDetector();
   const correction = options.corrections === false ? undefined : new LadderStage(new CorrectionEngine({ now }), policyOf);
   const navigator: Navigator = new Navigator({
     detection: {
       onStep(step, position) {
         const ms = Date.parse(step.ts);
         if (ms > streamTime) streamTime = ms;
-        return detection.onStep(step, position);
+        const deviations = detection.onStep(step, position);
+        const across = cycles.onStep(step, position, policyOf(step));
+        return across.length > 0 ? [...deviations, ...across] : deviations;
       },
       tick: (nowMs) => detection.tick(nowMs),
     },

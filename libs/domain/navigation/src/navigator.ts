@@ -69,7 +69,11 @@ export class Navigator {
     if (correction) {
       const settled = correction.onStep(step, localized, map);
       if (settled) result.selfHeals.push(...settled);
-      for (const deviation of deviations) correct(correction, deviation, map, result);
+      for (const deviation of deviations) {
+        // A deviation may name another agent (cross_agent_cycle): it is corrected on that agent's own map.
+        const own = deviation.agentId === step.agentId && deviation.taskId === step.taskId ? map : this.maps.get(`${deviation.tenantId}:${deviation.taskId}`);
+        correct(correction, deviation, own, result);
+      }
     }
     return result;
   }

@@ -45,7 +45,7 @@ const SERVICE_MODULES: Record<StreamService, Type<unknown>> = {
 const CONSUMED: Record<StreamService, string[]> = {
   'task-parser': ['wayfinder.tasks.v1', 'wayfinder.anchor-changes.v1', 'wayfinder.policies.v1'],
   'state-localizer': ['wayfinder.steps.v1', 'wayfinder.maps.v1'],
-  'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
+  'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1', 'wayfinder.delegations.v1'],
   'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
 };
 
