@@ -98,8 +98,21 @@ export function toolTokens(tool: string): string[] {
     .filter((t) => t.length > 0);
 }
 
+/** Tool names repeat on every call: their categories are kept (bounded; a pure function of the name). */
+const CATEGORY_CACHE = new Map<string, ToolCategory | null>();
+const CATEGORY_CACHE_SIZE = 4096;
+
 /** The category of a tool: its first token that is a known verb, unless the tool cleans up content. */
 export function toolCategory(tool: string): ToolCategory | undefined {
+  const cached = CATEGORY_CACHE.get(tool);
+  if (cached !== undefined) return cached ?? undefined;
+  const category = categorize(tool);
+  if (CATEGORY_CACHE.size >= CATEGORY_CACHE_SIZE) CATEGORY_CACHE.clear();
+  CATEGORY_CACHE.set(tool, category ?? null);
+  return category;
+}
+
+function categorize(tool: string): ToolCategory | undefined {
   const tokens = toolTokens(tool);
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];

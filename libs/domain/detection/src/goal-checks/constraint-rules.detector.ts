@@ -147,12 +147,13 @@ export class ConstraintRulesDetector implements StepDetector {
   private onAction(tool: string, args: Record<string, JsonValue>, constraints: CompiledConstraint[], state: ConstraintRunState, threshold: number, seq: number): DeviationDraft[] {
     const drafts: DeviationDraft[] = [];
     const facts = { readPaths: state.readPaths, ownPaths: state.ownPaths };
-    const argsHash = hashHex(hash32(canonicalJson(args ?? {}), hash32(tool)));
+    let hashed: string | undefined;
+    const argsHash = () => (hashed ??= hashHex(hash32(canonicalJson(args ?? {}), hash32(tool))));
     let actionText: string | undefined;
     for (const c of constraints) {
       const broken = checkAction(c, tool, args, facts) ?? this.countViolation(c, tool, state);
       if (broken) {
-        drafts.push(this.draft(broken, state, seq, { tool, argsHash }, 'rule'));
+        drafts.push(this.draft(broken, state, seq, { tool, argsHash: argsHash() }, 'rule'));
         continue;
       }
       if (c.rules.length > 0 || !c.prohibition) continue;
@@ -160,7 +161,7 @@ export class ConstraintRulesDetector implements StepDetector {
       const similarity = this.similarity(actionText, c.text.replace(PROHIBITION_WORDS, ' '));
       if (similarity >= threshold) {
         const reason = `"${tool}" resembles what the constraint forbids (similarity ${similarity.toFixed(2)})`;
-        drafts.push(this.draft({ constraint: c, rule: { kind: 'forbiddenTool' }, reason }, state, seq, { tool, argsHash, similarity: round(similarity) }, 'embedder'));
+        drafts.push(this.draft({ constraint: c, rule: { kind: 'forbiddenTool' }, reason }, state, seq, { tool, argsHash: argsHash(), similarity: round(similarity) }, 'embedder'));
       }
     }
     this.learnPaths(tool, args, state);
