@@ -6,3 +6,5 @@ export * from './navigation';
 export * from './policy';
 export * from './control';
 export * from './topics';
+export * from './anchor-change';
+export * from './delegation';

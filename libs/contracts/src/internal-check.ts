@@ -52,4 +52,6 @@ export const INTERNAL_CHECKS: Record<string, Check> = {
     typeof v.action === 'string' && isObject(v[v.action]) && Array.isArray(v.deviationIds) ? null : 'action and its body, deviationIds: required'),
   'wayfinder.escalations.v1': agentEvent('wayfinder.escalation.v1', (v) =>
     Array.isArray(v.deviations) && Array.isArray(v.correctionsTried) ? null : 'deviations, correctionsTried: required'),
+  'wayfinder.delegations.v1': agentEvent('wayfinder.delegation.v1', (v) =>
+    (v.kind === 'progress' || (v.kind === 'delegation' && isId(v.to))) && isSeq(v.seq) ? null : 'kind, seq (and to for a delegation): required'),
 };

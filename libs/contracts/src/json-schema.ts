@@ -10,6 +10,8 @@ import { Correction, Deviation, Escalation, LocalizedStep } from './navigation';
 import { StepEvent } from './step';
 import { TenantPolicy } from './policy';
 import { AgentControl } from './control';
+import { AnchorChange } from './anchor-change';
+import { DelegationSignal } from './delegation';
 
 export const EVENT_SCHEMAS: Record<string, z.ZodTypeAny> = {
   'wayfinder.step.v1': StepEvent,
@@ -21,6 +23,8 @@ export const EVENT_SCHEMAS: Record<string, z.ZodTypeAny> = {
   'wayfinder.escalation.v1': Escalation,
   'wayfinder.policy.v1': TenantPolicy,
   'wayfinder.control.v1': AgentControl,
+  'wayfinder.anchor-change.v1': AnchorChange,
+  'wayfinder.delegation.v1': DelegationSignal,
 };
 
 /** The generated documents, keyed by file name (`wayfinder.step.v1.schema.json`), pretty-printed. */

@@ -42,6 +42,11 @@ export const DETECTORS = [
   'drift',
   'constraint_violation',
   'budget',
+  // The rest of the navigator (issue 18): failed verification, the agent's self-check, plans, delegation cycles.
+  'verification_failed_repeat',
+  'align_check_failed',
+  'plan_off_goal',
+  'cross_agent_cycle',
 ] as const;
 export const DetectorName = z.enum(DETECTORS);
 export type DetectorName = z.infer<typeof DetectorName>;

@@ -61,7 +61,33 @@ export const DriftSettings = z.object({
   goalThreshold: ratio,
   toleranceSteps: count,
 });
-export const ConstraintSettings = z.object({ enabled: z.boolean(), dangerousTools: globs });
+export const ConstraintSettings = z.object({
+  enabled: z.boolean(),
+  dangerousTools: globs,
+  /** Check actions and final outputs against the charter's constraints (rules in @wayfinder/cognitive-map). */
+  rules: z.boolean(),
+  /** Embedder fallback for prohibitions no rule covers: similarity of the action to the constraint at or above this is a warning. */
+  embedderThreshold: ratio,
+});
+/** `verification_failed_repeat`: the same milestone reported failed this many times is critical. */
+export const VerificationSettings = z.object({ enabled: z.boolean(), failures: count });
+/** `align_check_failed`: read the agent's [ALIGN-CHECK] blocks. */
+export const AlignCheckSettings = z.object({ enabled: z.boolean() });
+/** `plan_off_goal`: each sub-goal of a plan must serve an anchor or milestone (terms first, then embedder similarity ≥ threshold). */
+export const PlanCheckSettings = z.object({ enabled: z.boolean(), threshold: ratio });
+/** Anchor changes proposed by feedback or a plan: applied at once with autoAccept, else on confirmation. */
+export const AnchorSettings = z.object({ autoAccept: z.boolean() });
+/** `cross_agent_cycle`: delegations between a tenant's agents. */
+export const CrossAgentSettings = z.object({
+  enabled: z.boolean(),
+  /** Delegations around one cycle with no milestone progress: warning / critical. */
+  warning: count,
+  critical: count,
+  /** The same sub-task delegated to the same agent this many times with no progress. */
+  sameTaskRepeat: count,
+  /** Delegation edges kept per tenant (oldest dropped first). */
+  maxEdgesPerTenant: count.max(100_000),
+});
 export const BudgetSettings = z.object({
   enabled: z.boolean(),
   warningRatio: ratio,
@@ -131,6 +157,11 @@ export const PolicySettings = z.object({
   normalization: NormalizationSettings,
   correction: CorrectionSettings,
   embedders: EmbedderSettings,
+  verification: VerificationSettings,
+  alignCheck: AlignCheckSettings,
+  planCheck: PlanCheckSettings,
+  anchors: AnchorSettings,
+  crossAgent: CrossAgentSettings,
 });
 export type PolicySettings = z.infer<typeof PolicySettings>;
 
@@ -150,6 +181,11 @@ export const PolicyOverlay = z
     normalization: NormalizationSettings.partial().strict().optional(),
     correction: CorrectionSettings.partial().strict().optional(),
     embedders: EmbedderSettings.partial().strict().optional(),
+    verification: VerificationSettings.partial().strict().optional(),
+    alignCheck: AlignCheckSettings.partial().strict().optional(),
+    planCheck: PlanCheckSettings.partial().strict().optional(),
+    anchors: AnchorSettings.partial().strict().optional(),
+    crossAgent: CrossAgentSettings.partial().strict().optional(),
   })
   .strict();
 export type PolicyOverlay = z.infer<typeof PolicyOverlay>;

@@ -1,6 +1,7 @@
 /** StepEvent `wayfinder.step.v1`: one thing an agent did or saw (DESIGN §4). */
 import { z } from 'zod';
 import { envelope, Id, JsonValue } from './common';
+import { AnchorPatch } from './task';
 import { jsonByteSize, MAX_ARGS_BYTES, MAX_ATTRIBUTES_BYTES, MAX_TEXT_BYTES, truncateText } from './limits';
 
 export const STEP_SCHEMA = 'wayfinder.step.v1' as const;
@@ -61,6 +62,24 @@ export const Usage = z.object({
   latencyMs: z.number().nonnegative().optional(),
 });
 
+/**
+ * Small, free-form attributes; the keys below have a meaning to Wayfinder. Any other key is kept as is.
+ */
+export const StepAttributes = z
+  .object({
+    delegateTo: Id.optional().describe(
+      'The agent of the same tenant this step hands work to (a message or action delegating, or a sub-agent spawn). ' +
+        'Delegations are tracked per tenant: a cycle of them with no milestone progress, or the same sub-task delegated again and again, is cross_agent_cycle.',
+    ),
+    subtask: z.string().max(1024).optional().describe('What is delegated (with delegateTo): the same sub-task delegated to the same agent again and again is a cycle.'),
+    anchorChange: AnchorPatch.extend({ anchorId: Id, reason: z.string().max(2048).optional() })
+      .optional()
+      .describe('On a feedback or plan step: proposes replacing or retargeting an anchor of the map (dynamic anchors).'),
+  })
+  .catchall(JsonValue)
+  .refine((a) => jsonByteSize(a) <= MAX_ATTRIBUTES_BYTES, `attributes must be at most ${MAX_ATTRIBUTES_BYTES} bytes`);
+export type StepAttributes = z.infer<typeof StepAttributes>;
+
 const stepBase = {
   ...envelope(STEP_SCHEMA),
   agentId: Id,
@@ -69,10 +88,7 @@ const stepBase = {
   runId: Id.nullable().optional(),
   seq: z.number().int().nonnegative(),
   usage: Usage.optional(),
-  attributes: z
-    .record(JsonValue)
-    .refine((a) => jsonByteSize(a) <= MAX_ATTRIBUTES_BYTES, `attributes must be at most ${MAX_ATTRIBUTES_BYTES} bytes`)
-    .optional(),
+  attributes: StepAttributes.optional(),
 };
 
 export const StepEvent = z.discriminatedUnion('kind', [

@@ -54,6 +54,28 @@ export const Anchor = z.object({
 });
 export type Anchor = z.infer<typeof Anchor>;
 
+/** What an anchor change sets: any of text, target, unit, comparator (the anchor keeps its id). */
+export const AnchorPatch = z.object({
+  text: z.string().min(1).max(1024).optional(),
+  target: z.number().nonnegative().optional(),
+  unit: z.string().min(1).max(64).optional(),
+  comparator: Comparator.optional(),
+});
+export type AnchorPatch = z.infer<typeof AnchorPatch>;
+
+/** An anchor change the map applied (dynamic anchors): shown on the goal board with its reason. */
+export const AppliedAnchorChange = z.object({
+  proposalId: Id,
+  anchorId: Id,
+  from: Anchor,
+  to: Anchor,
+  reason: z.string().max(2048),
+  acceptedBy: z.enum(['policy', 'user']),
+  /** The map version that applied it. */
+  version: z.number().int().positive(),
+});
+export type AppliedAnchorChange = z.infer<typeof AppliedAnchorChange>;
+
 export const TaskMilestone = z.object({
   id: Id,
   description: z.string().min(1).max(4096),
@@ -101,5 +123,7 @@ export const CognitiveMap = z.object({
   constraints: z.array(Constraint),
   maxSteps: z.number().int().positive().optional(),
   expectedStepMs: z.number().int().positive().optional(),
+  /** Anchor changes accepted so far, oldest first (absent until the first one). */
+  anchorChanges: z.array(AppliedAnchorChange).max(32).optional(),
 });
 export type CognitiveMap = z.infer<typeof CognitiveMap>;

@@ -9,6 +9,8 @@ import { StepEvent } from './step';
 import { TenantPolicy } from './policy';
 import { INTERNAL_CHECKS } from './internal-check';
 import { AgentControl } from './control';
+import { AnchorChange } from './anchor-change';
+import { DelegationSignal } from './delegation';
 
 export type KeyKind = 'agent' | 'task' | 'tenant';
 
@@ -45,6 +47,10 @@ export const TOPICS = {
   // Same partition count and key as the localized steps and deviations: a control reaches the
   // correction-engine instance that holds the agent's ladder (co-partitioned assignment).
   'wayfinder.controls.v1': topic({ name: 'wayfinder.controls.v1', schema: AgentControl, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'edge' }),
+  // Dynamic anchors: proposals (state-localizer) and decisions (gateway) for the task-parser to apply.
+  // cross_agent_cycle: delegation edges and progress per tenant (keyed by tenant: one consumer holds a tenant's graph).
+  'wayfinder.delegations.v1': topic({ name: 'wayfinder.delegations.v1', schema: DelegationSignal, key: 'tenant', partitions: 6, compacted: false, retentionMs: 1 * DAY, source: 'internal' }),
+  'wayfinder.anchor-changes.v1': topic({ name: 'wayfinder.anchor-changes.v1', schema: AnchorChange, key: 'task', partitions: 6, compacted: false, retentionMs: 7 * DAY, source: 'edge' }),
 } as const;
 
 export type TopicName = keyof typeof TOPICS;

@@ -1,6 +1,6 @@
 /** `wayfinder map`: parses a goal or a TaskSpec into a cognitive map and prints it (DESIGN §5.1, §11). */
 import { readFileSync } from 'node:fs';
-import { parseTask, renderGoalBoard, topologicalOrder } from '@wayfinder/cognitive-map';
+import { compileConstraints, constraintCoverage, parseTask, renderGoalBoard, topologicalOrder, type ConstraintRule } from '@wayfinder/cognitive-map';
 import { TASK_SCHEMA, TaskSpec, formatZodError, type CognitiveMap, type Validator } from '@wayfinder/contracts';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
@@ -74,7 +74,36 @@ function renderOutline(map: CognitiveMap): string {
     lines.push(`  ${i + 1}. [${m.id}] ${m.description}${deps}`);
     lines.push(`     done when: ${describeValidator(m.validator)}`);
   });
+  lines.push(...constraintChecks(map));
   return lines.join('\n') + '\n';
+}
+
+/** How each hard constraint is checked (rule, embedder fallback, or not at all), with the shares. */
+function constraintChecks(map: CognitiveMap): string[] {
+  const compiled = compileConstraints(map.constraints).filter((c) => c.hard);
+  if (compiled.length === 0) return [];
+  const share = constraintCoverage(compiled);
+  const lines = ['', `CONSTRAINT CHECKS (rules ${share.rule}, embedder ${share.embedder}, unchecked ${share.unchecked}):`];
+  for (const c of compiled) {
+    const how = c.rules.length > 0 ? c.rules.map(describeRule).join('; ') : c.prohibition ? 'embedder similarity (no rule applies)' : 'not checked (an obligation no rule covers)';
+    lines.push(`  ${c.number}. [${c.constraintId}] ${how}`);
+  }
+  return lines;
+}
+
+function describeRule(r: ConstraintRule): string {
+  switch (r.kind) {
+    case 'forbiddenTool':
+      return `no ${r.category ?? ''}${r.category ? ' tools' : 'tools'}${r.object ? ` on ${r.object}s` : ''}${r.names ? ` (${r.names.join(', ')})` : ''}`.replace(/^no tools \(/, 'never call (');
+    case 'protectedResource':
+      return `never write ${[...r.paths, ...(r.inputs ? ['the input files it read'] : [])].join(', ')}`;
+    case 'outputFormat':
+      return `final output is ${r.format === 'json' ? 'JSON' : 'a Markdown table'}`;
+    case 'fieldFormat':
+      return `field ${r.field} is a ${r.format}`;
+    case 'countBound':
+      return `at most ${r.max} ${r.category ?? 'tool'} calls`;
+  }
 }
 
 function describeValidator(v: Validator): string {

@@ -120,6 +120,17 @@ const EN: Row[] = [
     goal: 'If the build fails then report the error; otherwise deploy.',
     milestones: ['If the build fails then report the error; otherwise deploy'],
   },
+  {
+    goal: 'Write a market report that covers at least 5 competitors',
+    milestones: ['Write a market report that covers at least 5 competitors'],
+    anchors: [[5, 'competitors', 'atLeast']],
+  },
+  {
+    goal: 'Write a market report that must cover at least 5 competitors. Never call a delete API.',
+    milestones: ['Write a market report that must cover at least 5 competitors'],
+    anchors: [[5, 'competitors', 'atLeast']],
+    constraints: ['Never call a delete API'],
+  },
 ];
 
 const ZH: Row[] = [
@@ -222,6 +233,17 @@ const ZH: Row[] = [
     goal: '用不超过8轮对话收集需求，然后输出需求文档',
     milestones: ['用不超过8轮对话收集需求', '输出需求文档'],
     anchors: [[8, '对话', 'atMost']],
+  },
+  {
+    goal: '撰写一份市场报告，必须至少覆盖5个竞品',
+    milestones: ['撰写一份市场报告，必须至少覆盖5个竞品'],
+    anchors: [[5, '竞品', 'atLeast']],
+  },
+  {
+    goal: '生成至少3000字的报告，只使用公开数据，搜索工具最多调用10次',
+    milestones: ['生成至少3000字的报告，只使用公开数据，搜索工具最多调用10次'],
+    anchors: [[3000, '字', 'atLeast']],
+    constraints: ['只使用公开数据', '搜索工具最多调用10次'],
   },
   {
     goal: '统计2023年之前的订单，输出不少于20条记录',

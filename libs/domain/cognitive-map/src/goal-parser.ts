@@ -6,7 +6,7 @@
  */
 import { MAX_MILESTONES, type Anchor, type Constraint, type Milestone, type Validator } from '@wayfinder/contracts';
 import { extractAnchors } from './anchors';
-import { extractConstraintTexts, isConstraintText, numberConstraints, splitSentences } from './constraints';
+import { extractConstraintTexts, isConstraintText, isProcessBound, isProcessUnit, numberConstraints, splitClauses, splitSentences } from './constraints';
 import { stableId, trimChars } from './ids';
 import { parseNumber } from './numerals';
 
@@ -186,7 +186,9 @@ export function parseGoal(goal: string): ParsedGoal {
     .replace(/\r\n?/g, '\n')
     .replace(/[^\S\n]+/g, ' ')
     .replace(/\n(?: ?\n)+/g, '\n\n');
-  const anchors = extractAnchors(text);
+  // "最多调用5次" bounds the work (a constraint), it is not a quantity of the deliverable.
+  const bounds = splitClauses(text).filter(isProcessBound);
+  const anchors = extractAnchors(text).filter((a) => !(isProcessUnit(a.unit) && bounds.some((b) => b.includes(a.text))));
   const constraints = numberConstraints(extractConstraintTexts(text), 'goal');
 
   let strategy: SegmentStrategy = 'single';

@@ -21,3 +21,18 @@ export { renderGoalBoard, renderState, renderAnchor, type StateInput } from './r
 export { stepText, argsText, type StepTextPart } from './step-text';
 export { shortHash, slugify, stableId } from './ids';
 export { parseNumber } from './numerals';
+export {
+  compileConstraintRules,
+  compileConstraints,
+  constraintCoverage,
+  toolCategory,
+  toolTokens,
+  type CompiledConstraint,
+  type ConstraintCoverage,
+  type ConstraintRule,
+  type FieldFormat,
+  type OutputFormat,
+  type ToolCategory,
+} from './constraint-rules';
+export { actionPaths, checkAction, checkOutput, countsToward, normalizePath, type RuleViolation, type RunFacts } from './constraint-check';
+export { anchorChangesInText, applyAnchorChange, proposeAnchorChanges, type AcceptedAnchorChange, type AnchorChangeProposal } from './anchor-change';

@@ -27,7 +27,12 @@ export function renderGoalBoard(map: CognitiveMap, counts: Readonly<Record<strin
   const lines = [`GOAL: ${oneLine(map.goal)}`];
   if (map.anchors.length > 0) {
     lines.push('ANCHORS:');
-    for (const a of map.anchors) lines.push(`  ${renderAnchor(a, counts[a.id] ?? 0)}`);
+    for (const a of map.anchors) {
+      lines.push(`  ${renderAnchor(a, counts[a.id] ?? 0)}`);
+      // A changed anchor says what it was and why, so the agent is not measured against the old one.
+      const change = (map.anchorChanges ?? []).filter((c) => c.anchorId === a.id).at(-1);
+      if (change) lines.push(`      changed from ${change.from.target} ${change.from.unit} (${change.acceptedBy === 'user' ? 'confirmed' : 'accepted by policy'}): ${oneLine(change.reason, 200)}`);
+    }
   }
   if (map.constraints.length > 0) {
     lines.push('CONSTRAINTS:');

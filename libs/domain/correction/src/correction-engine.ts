@@ -245,6 +245,7 @@ export class CorrectionEngine {
    * streak (its count) fits in `explorationBudget` × the task's step budget (or the steps seen so far).
    */
   private isExploration(agent: AgentLadder, deviation: Deviation, ctx: CorrectionContext): boolean {
+    if (deviation.detector === 'plan_off_goal' && deviation.level === 'warning') return isPlannedExploration(deviation, ctx);
     if (deviation.detector !== 'drift' || deviation.level !== 'warning') return false;
     const steps = ctx.map?.maxSteps ?? Math.max(agent.lastStepSeq + 1, deviation.atSeq + 1);
     const allowance = Math.floor(ctx.policy.correction.explorationBudget * steps);
@@ -372,6 +373,13 @@ export class CorrectionEngine {
       steps: Math.max(0, atSeq - c.atSeq),
     };
   }
+}
+
+/** Off-goal sub-goals within the exploration budget's share of the plan are tolerated, like weakly related steps. */
+function isPlannedExploration(deviation: Deviation, ctx: CorrectionContext): boolean {
+  const total = deviation.evidence['subgoals'];
+  if (typeof total !== 'number' || total <= 0) return false;
+  return deviation.count <= Math.floor(ctx.policy.correction.explorationBudget * total);
 }
 
 function evidenceMilestone(deviation: Deviation): string | null {

@@ -10,7 +10,7 @@ describe('hard stops', () => {
     expect(engine.onDeviation(deviation('generic_repeat', 10), ctx).corrections[0].action).toBe('hint');
     walk(engine, ctx, 11, 11, position('m2', ['m1'], 0.25));
     const stop = engine.onDeviation(
-      deviation('constraint_violation', 11, { count: 1, evidence: { tool: 'delete_database', constraint: 'never touch production data' } }),
+      deviation('constraint_violation', 11, { level: 'critical', count: 1, evidence: { tool: 'delete_database', constraint: 'never touch production data' } }),
       ctx,
     );
     expect(stop.corrections.map((c) => c.action)).toEqual(['freeze']);

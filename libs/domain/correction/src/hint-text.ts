@@ -5,6 +5,7 @@
  * pairedTool, similarity, constraint, status.
  */
 import type { CognitiveMap, Deviation, JsonValue } from '@wayfinder/contracts';
+import { navigatorNextAction, navigatorProblem } from './navigator-hint-text';
 import { truncate } from './replan';
 
 export interface HintInput {
@@ -78,6 +79,8 @@ function problem(deviation: Deviation): string {
       const used = typeof ratio === 'number' ? `${Math.round(ratio * 100)}% of` : deviation.level === 'critical' ? 'all of' : 'most of';
       return `The task has used ${used} its budget${deviation.message ? ` (${truncate(deviation.message, MAX_PREVIEW)})` : ''}.`;
     }
+    default:
+      return navigatorProblem(deviation) ?? truncate(deviation.message, MAX_PREVIEW);
   }
 }
 
@@ -112,6 +115,8 @@ function nextAction(deviation: Deviation, milestoneText: string): string {
       return `do not call ${call}; find a way that respects the constraint to ${toward}.`;
     case 'budget':
       return `finish ${milestoneText} with the fewest steps; do not start new exploration.`;
+    default:
+      return navigatorNextAction(deviation, milestoneText) ?? `work on ${milestoneText}.`;
   }
 }
 

@@ -47,16 +47,31 @@ const CRITICAL_ENTRY: Record<DetectorName, Rung> = {
   global_circuit_breaker: CRITICAL,
   constraint_violation: CRITICAL,
   budget: CRITICAL,
+  // A milestone whose verification keeps failing, or a cycle across agents: a human decides.
+  verification_failed_repeat: CRITICAL,
+  cross_agent_cycle: CRITICAL,
+  align_check_failed: SEVERE,
+  plan_off_goal: SEVERE,
+};
+
+/** Warnings that enter above the bottom rung: the agent's own self-check saying no is a rollback trigger. */
+const WARNING_ENTRY: Partial<Record<DetectorName, Rung>> = {
+  align_check_failed: MODERATE,
 };
 
 /** The rung a deviation asks for on its own, before the ladder's history is considered. */
 export function entryRung(deviation: Pick<Deviation, 'detector' | 'level'>): Rung {
-  return deviation.level === 'critical' ? CRITICAL_ENTRY[deviation.detector] : MILD;
+  return deviation.level === 'critical' ? CRITICAL_ENTRY[deviation.detector] : (WARNING_ENTRY[deviation.detector] ?? MILD);
 }
 
-/** Dangerous tools and exhausted budgets stop the agent at once: no tolerance, cool-down or budget delays them. */
+/**
+ * Dangerous tools, broken hard constraints, exhausted budgets and verification that keeps failing stop the
+ * agent at once: no tolerance, cool-down or budget delays them. A constraint warning (the embedder
+ * fallback's similarity, not a rule) is corrected like any warning.
+ */
 export function isHardStop(deviation: Pick<Deviation, 'detector' | 'level'>): boolean {
-  return deviation.detector === 'constraint_violation' || (deviation.detector === 'budget' && deviation.level === 'critical');
+  if (deviation.level !== 'critical') return false;
+  return deviation.detector === 'constraint_violation' || deviation.detector === 'budget' || deviation.detector === 'verification_failed_repeat';
 }
 
 /**

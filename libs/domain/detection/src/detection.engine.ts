@@ -299,6 +299,7 @@ export class DetectionEngine {
         // A failing plug-in detector must not silence the built-in ones.
       }
     }
+    namedConstraintFirst(drafts);
     return this.stamp(step, seq, run.taskId, drafts);
   }
 
@@ -424,6 +425,18 @@ export class DetectionEngine {
   }
 }
 
+/**
+ * A call that breaks a charter constraint and is on the dangerous-tool list gives two violations; the one
+ * naming the constraint goes first, so the freeze it causes (and its escalation) names what the agent was told.
+ */
+function namedConstraintFirst(drafts: DeviationDraft[]): void {
+  const generic = drafts.findIndex((d) => d.detector === 'constraint_violation' && d.evidence['constraint'] === 'dangerous_tool');
+  if (generic < 0) return;
+  const named = drafts.findIndex((d, i) => i > generic && d.detector === 'constraint_violation' && d.level === 'critical' && d.evidence['constraintId'] !== undefined);
+  if (named < 0) return;
+  const [draft] = drafts.splice(named, 1);
+  drafts.splice(generic, 0, draft);
+}
 
 /** The text of an observation that near-duplicate calls compares: content, then error. */
 function observationText(body: { content?: unknown; error?: unknown }): string {

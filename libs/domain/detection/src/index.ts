@@ -15,3 +15,21 @@ export { runConformanceCase, type ConformanceCase } from './conformance/conforma
 export { DriftDetector, type DriftDetectorOptions, type DriftContext, type DriftCurve, type DriftStepDetector } from './drift';
 export { SemanticRepetitionDetector } from './semantic-repetition/semantic-repetition.detector';
 export { embedderChoice, embedderChoices, driftThresholds, repetitionThreshold, withEmbedderThresholds, type EmbeddingDetector } from './policy/embedder-thresholds';
+// Issue 18's goal checks (constraint rules, verification, ALIGN-CHECK, plans), plugged in like drift.
+export {
+  goalCheckDetectors,
+  AlignCheckDetector,
+  ConstraintRulesDetector,
+  PlanOffGoalDetector,
+  VerificationRepeatDetector,
+  alignCheckBlock,
+  readAlignCheck,
+  contentTerms,
+  textSimilarity,
+  type AlignAnswer,
+  type AlignQuestion,
+  type SubgoalMatch,
+  type TextSimilarity,
+} from './goal-checks';
+// cross_agent_cycle: per-tenant, fed by delegation signals (in process, or from wayfinder.delegations.v1).
+export { CrossAgentCycleDetector, DelegationGraph, delegationOf, delegationSignalsOf, normalizeSubtask } from './delegation';

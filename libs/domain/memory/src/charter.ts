@@ -61,11 +61,26 @@ export function appendFeedback(charter: Charter, feedback: string): Charter {
   return appendConstraint(charter, feedback, 'feedback');
 }
 
+/**
+ * The alignment self-check the charter asks the agent to write at each sub-task boundary. The detector
+ * `align_check_failed` (@wayfinder/detection, goal-checks/align-check-block.ts) reads exactly this block:
+ * "no" to the first two questions, or "yes" to the third, triggers a rollback.
+ */
+export const ALIGN_CHECK_TEMPLATE = [
+  'At the end of each sub-task, write this self-check before going on:',
+  '[ALIGN-CHECK]',
+  '1. Still serving the goal? yes/no, and why',
+  '2. Did the last steps advance the current sub-task? yes/no, and why',
+  '3. Any hard constraint violated? no/yes, and which',
+  '[/ALIGN-CHECK]',
+].join('\n');
+
 export function renderCharter(charter: Charter): string {
   const lines = ['CHARTER', `Goal: ${charter.goal}`];
   if (charter.constraints.length > 0) {
     lines.push('Constraints (never break these):');
     for (const c of charter.constraints) lines.push(`${c.n}. ${c.text}${c.source === 'feedback' ? ' (from user feedback)' : ''}`);
   }
+  lines.push(ALIGN_CHECK_TEMPLATE);
   return lines.join('\n');
 }

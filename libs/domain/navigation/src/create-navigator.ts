@@ -5,8 +5,9 @@
 import type { PolicySettings, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { Localizer, parseTask } from '@wayfinder/cognitive-map';
 import { CorrectionEngine } from '@wayfinder/correction';
-import { DetectionEngine, DriftDetector, type DetectionContext } from '@wayfinder/detection';
+import { CrossAgentCycleDetector, DetectionEngine, DriftDetector, goalCheckDetectors, type DetectionContext } from '@wayfinder/detection';
 import { HashingEmbedder, hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
+import { AnchorStage } from './anchor-stage';
 import { LadderStage, type PolicySubject } from './ladder-stage';
 import { Navigator } from './navigator';
 
@@ -49,15 +50,19 @@ export function createNavigator(options: NavigatorOptions): Navigator {
       const ctx: DetectionContext = { policy: policyOf(step), expectedStepMs: map?.expectedStepMs, maxSteps: map?.maxSteps, map };
       return ctx;
     },
-    extraDetectors: [new DriftDetector(vectors)],
+    extraDetectors: [new DriftDetector(vectors), ...goalCheckDetectors(embedder)],
   });
+  // Delegation cycles span agents: in process every agent of a tenant passes here, so one graph sees them all.
+  const cycles = new CrossAgentCycleDetector();
   const correction = options.corrections === false ? undefined : new LadderStage(new CorrectionEngine({ now }), policyOf);
   const navigator: Navigator = new Navigator({
     detection: {
       onStep(step, position) {
         const ms = Date.parse(step.ts);
         if (ms > streamTime) streamTime = ms;
-        return detection.onStep(step, position);
+        const deviations = detection.onStep(step, position);
+        const across = cycles.onStep(step, position, policyOf(step));
+        return across.length > 0 ? [...deviations, ...across] : deviations;
       },
       tick: (nowMs) => detection.tick(nowMs),
       async prepare(steps) {
@@ -66,8 +71,10 @@ export function createNavigator(options: NavigatorOptions): Navigator {
         if (requests.length > 0) await vectors.prefetch(requests);
       },
     },
-    localizerFor: (map) => new Localizer(map, embedder),
+    // A new map version (an anchor change, appended constraints) keeps the agent's position.
+    localizerFor: (map, previous) => (previous instanceof Localizer ? Localizer.restore(map, previous.snapshot(), embedder) : new Localizer(map, embedder)),
     correction,
+    anchors: new AnchorStage(policyOf),
   });
   for (const spec of options.tasks ?? []) {
     const parsed = parseTask(spec);

@@ -3,7 +3,7 @@
  * @wayfinder/cognitive-map, @wayfinder/detection and @wayfinder/correction satisfy them (wired in
  * create-navigator.ts), and tests can drive the Navigator with small fakes.
  */
-import type { CognitiveMap, Correction, Deviation, Escalation, Position, StepEvent } from '@wayfinder/contracts';
+import type { AnchorChange, CognitiveMap, Correction, Deviation, Escalation, Position, StepEvent } from '@wayfinder/contracts';
 import type { SelfHealOutcome } from '@wayfinder/correction';
 
 /** Localization of one agent on one map; keeps its own state (the position only moves forward). */
@@ -34,10 +34,20 @@ export interface CorrectionStage {
   onDeviation(deviation: Deviation, map: CognitiveMap | undefined): CorrectionOutcome;
 }
 
+export interface AnchorStageLike {
+  onStep(step: StepEvent, map: CognitiveMap): { map?: CognitiveMap; changes: AnchorChange[] };
+  onDecision(change: AnchorChange, map: CognitiveMap | undefined): { map?: CognitiveMap; changes: AnchorChange[] };
+}
+
 export interface NavigationStages {
   readonly detection: DetectionStage;
-  /** Builds the localizer of one agent on one map; without it steps are not localized. */
-  readonly localizerFor?: (map: CognitiveMap) => LocalizationStage;
+  /**
+   * Builds the localizer of one agent on one map; without it steps are not localized. With `previous`
+   * (the agent's localizer on the map's older version) the position carries over to the new version.
+   */
+  readonly localizerFor?: (map: CognitiveMap, previous?: LocalizationStage) => LocalizationStage;
+  /** Dynamic anchors: proposals from feedback/plan steps, and decisions on them. */
+  readonly anchors?: AnchorStageLike;
   /** Without it no corrections are computed (a replay that only wants deviations skips the ladder). */
   readonly correction?: CorrectionStage;
 }

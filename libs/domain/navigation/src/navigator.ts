@@ -3,7 +3,7 @@
  * (when one is known) → localization → detection → correction. Pure: no I/O, no clock; `replay`,
  * `eval trail` and the embedded services feed it steps in order and publish what it returns.
  */
-import type { CognitiveMap, Correction, Deviation, Escalation, Position, StepEvent } from '@wayfinder/contracts';
+import type { AnchorChange, CognitiveMap, Correction, Deviation, Escalation, Position, StepEvent } from '@wayfinder/contracts';
 import type { SelfHealOutcome } from '@wayfinder/correction';
 import type { CorrectionStage, LocalizationStage, NavigationStages } from './navigation-ports';
 
@@ -15,11 +15,14 @@ export interface NavigationResult {
   escalations: Escalation[];
   /** Earlier corrections whose outcome this step settled: healed (the agent progressed) or not. */
   selfHeals: SelfHealOutcome[];
+  /** Anchor changes this step proposed (and, with `anchors.autoAccept`, applied). */
+  anchorChanges?: AnchorChange[];
 }
 
 export class Navigator {
   private readonly maps = new Map<string, CognitiveMap>();
-  private readonly localizers = new Map<string, LocalizationStage>();
+  /** Per agent on a task: its localizer and the map version it was built on. */
+  private readonly localizers = new Map<string, { stage: LocalizationStage; version: number }>();
 
   constructor(private readonly stages: NavigationStages) {}
 
@@ -29,7 +32,17 @@ export class Navigator {
     const current = this.maps.get(key);
     if (current && current.version > map.version) return;
     this.maps.set(key, map);
-    if (current && current.version !== map.version) this.dropLocalizersOf(key);
+    // A new version without a localizer factory that can carry positions over starts localization afresh.
+    if (current && current.version !== map.version && !this.stages.localizerFor) this.dropLocalizersOf(key);
+  }
+
+  /** A decision on an anchor change (confirmed or rejected), e.g. from the gateway's anchors route. */
+  onAnchorChange(change: AnchorChange): AnchorChange[] {
+    const stage = this.stages.anchors;
+    if (!stage) return [];
+    const outcome = stage.onDecision(change, this.mapOf(change.tenantId, change.taskId));
+    if (outcome.map) this.setMap(change.tenantId, outcome.map);
+    return outcome.changes;
   }
 
   mapOf(tenantId: string, taskId: string): CognitiveMap | undefined {
@@ -45,16 +58,30 @@ export class Navigator {
   }
 
   onStep(step: StepEvent): NavigationResult {
-    const map = this.maps.get(`${step.tenantId}:${step.taskId}`);
+    let map = this.maps.get(`${step.tenantId}:${step.taskId}`);
+    let anchorChanges: AnchorChange[] | undefined;
+    if (map && this.stages.anchors && (step.kind === 'feedback' || step.kind === 'plan')) {
+      const outcome = this.stages.anchors.onStep(step, map);
+      if (outcome.changes.length > 0) anchorChanges = outcome.changes;
+      if (outcome.map) {
+        this.setMap(step.tenantId, outcome.map);
+        map = outcome.map;
+      }
+    }
     const localized = map ? this.localizerOf(step, map).onStep(step) : undefined;
     const deviations = this.stages.detection.onStep(step, localized);
     const result: NavigationResult = { deviations, corrections: [], escalations: [], selfHeals: [] };
     if (localized) result.localized = localized;
+    if (anchorChanges) result.anchorChanges = anchorChanges;
     const correction = this.stages.correction;
     if (correction) {
       const settled = correction.onStep(step, localized, map);
       if (settled) result.selfHeals.push(...settled);
-      for (const deviation of deviations) correct(correction, deviation, map, result);
+      for (const deviation of deviations) {
+        // A deviation may name another agent (cross_agent_cycle): it is corrected on that agent's own map.
+        const own = deviation.agentId === step.agentId && deviation.taskId === step.taskId ? map : this.maps.get(`${deviation.tenantId}:${deviation.taskId}`);
+        correct(correction, deviation, own, result);
+      }
     }
     return result;
   }
@@ -73,12 +100,11 @@ export class Navigator {
   private localizerOf(step: StepEvent, map: CognitiveMap): LocalizationStage {
     // Position is per agent on a task; sub-agent runs of the same agent share it.
     const key = `${step.tenantId}:${step.taskId}\u0000${step.agentId}`;
-    let localizer = this.localizers.get(key);
-    if (!localizer) {
-      localizer = this.stages.localizerFor ? this.stages.localizerFor(map) : unlocalized;
-      this.localizers.set(key, localizer);
-    }
-    return localizer;
+    const held = this.localizers.get(key);
+    if (held && held.version === map.version) return held.stage;
+    const stage = this.stages.localizerFor ? this.stages.localizerFor(map, held?.stage) : unlocalized;
+    this.localizers.set(key, { stage, version: map.version });
+    return stage;
   }
 
   private dropLocalizersOf(taskKey: string): void {

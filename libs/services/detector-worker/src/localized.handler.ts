@@ -6,9 +6,9 @@
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import type { CognitiveMap, LocalizedStep } from '@wayfinder/contracts';
+import type { CognitiveMap, DelegationSignal, LocalizedStep } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
-import { DetectionEngine, DriftDetector } from '@wayfinder/detection';
+import { delegationSignalsOf, DetectionEngine, DriftDetector, goalCheckDetectors } from '@wayfinder/detection';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { BUS, EMBEDDER, MAP_STORE, MapCache, POLICY_BOOK, VECTORS, type MapStore, type PolicyBook } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
@@ -25,6 +25,8 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   private readonly metrics = navigationMetrics();
   private readonly logger = new Logger('detector-worker');
   private timer?: NodeJS.Timeout;
+  /** Completed milestones per agent on a task as last localized, to publish progress for cross_agent_cycle. */
+  private readonly completed = new Map<string, number>();
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -40,7 +42,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
       embedder,
       vectors,
       policyFor: (step) => this.policies.contextFor(step, this.maps.peek(step.tenantId, step.taskId)),
-      extraDetectors: [new DriftDetector(vectors)],
+      extraDetectors: [new DriftDetector(vectors), ...goalCheckDetectors(embedder)],
     });
     this.worker = new DetectorWorker(
       this.engine,
@@ -75,6 +77,19 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     }
     const deviations = await this.worker.handleBatch(batch);
     this.metrics.detected(steps, deviations);
+    // Delegations and progress go to the tenant's cycle detector (DelegationsHandler), keyed by tenant.
+    const signals: DelegationSignal[] = [];
+    for (const { step, position } of batch) signals.push(...delegationSignalsOf(step, this.progressed(step.tenantId, step.agentId, step.taskId, position.completed.length)));
+    if (signals.length > 0) await this.bus.publish('wayfinder.delegations.v1', signals);
+  }
+
+  private progressed(tenantId: string, agentId: string, taskId: string, completed: number): boolean {
+    const key = `${tenantId}\u0000${agentId}\u0000${taskId}`;
+    if (completed <= (this.completed.get(key) ?? 0)) return false;
+    this.completed.delete(key);
+    this.completed.set(key, completed);
+    if (this.completed.size > 100_000) this.completed.delete(this.completed.keys().next().value as string);
+    return true;
   }
 
   @EventPattern('wayfinder.maps.v1')

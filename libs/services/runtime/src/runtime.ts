@@ -48,14 +48,14 @@ const SERVICE_MODULES: Record<StreamService, Type<unknown>> = {
 
 /** The topics each service consumes (for lag measurement). */
 const CONSUMED: Record<StreamService, string[]> = {
-  'task-parser': ['wayfinder.tasks.v1'],
+  'task-parser': ['wayfinder.tasks.v1', 'wayfinder.anchor-changes.v1', 'wayfinder.policies.v1'],
   'state-localizer': ['wayfinder.steps.v1', 'wayfinder.maps.v1'],
-  'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
+  'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1', 'wayfinder.delegations.v1'],
   'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.controls.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
 };
 
 /** Services that resolve policies and so must follow the policies topic. */
-const POLICY_READERS: ServiceName[] = ['detector-worker', 'correction-engine'];
+const POLICY_READERS: ServiceName[] = ['detector-worker', 'correction-engine', 'task-parser'];
 
 @Module({ controllers: [PoliciesHandler] })
 class PoliciesModule {}

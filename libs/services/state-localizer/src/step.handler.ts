@@ -5,9 +5,9 @@
  */
 import { Controller, Inject, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { LOCALIZED_SCHEMA, type CognitiveMap, type LocalizedStep, type Position, type StepEvent } from '@wayfinder/contracts';
+import { ANCHOR_CHANGE_SCHEMA, LOCALIZED_SCHEMA, type AnchorChange, type CognitiveMap, type LocalizedStep, type Position, type StepEvent } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
-import { Localizer } from '@wayfinder/cognitive-map';
+import { Localizer, proposeAnchorChanges } from '@wayfinder/cognitive-map';
 import type { SyncEmbedder } from '@wayfinder/embeddings';
 import { BUS, EMBEDDER, MAP_STORE, MapCache, type MapStore } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
@@ -29,6 +29,8 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
   private readonly mapless = new Set<string>();
   private readonly metrics = navigationMetrics();
   private sweeper?: NodeJS.Timeout;
+  /** Anchor changes proposed by the steps localized since the last publish (dynamic anchors). */
+  private proposals: AnchorChange[] = [];
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -101,6 +103,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
       localizer = localizer ? Localizer.restore(map, localizer.snapshot(), this.embedder) : new Localizer(map, this.embedder);
       this.localizers.set(key, localizer);
     }
+    if (step.kind === 'feedback' || step.kind === 'plan') this.proposeAnchorChanges(step, map);
     const result = localized(step, localizer.onStep(step));
     this.metrics.localized(result, map.milestones.length);
     return result;
@@ -108,6 +111,20 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
 
   private async publish(steps: LocalizedStep[]): Promise<void> {
     await this.bus.publish('wayfinder.localized.v1', steps);
+    if (this.proposals.length === 0) return;
+    const proposals = this.proposals;
+    this.proposals = [];
+    // The task-parser applies them (autoAccept) or waits for a person's confirmation through the gateway.
+    await this.bus.publish('wayfinder.anchor-changes.v1', proposals);
+  }
+
+  private proposeAnchorChanges(step: StepEvent, map: CognitiveMap): void {
+    for (const p of proposeAnchorChanges(map, step)) {
+      this.proposals.push({
+        schema: ANCHOR_CHANGE_SCHEMA, eventId: `${p.proposalId}:proposed`, tenantId: step.tenantId, ts: step.ts, taskId: step.taskId,
+        agentId: p.agentId, anchorId: p.anchorId, proposalId: p.proposalId, kind: 'proposed', to: p.to, reason: p.reason, source: p.source, atSeq: p.atSeq,
+      });
+    }
   }
 }
 

@@ -1,2 +1,3 @@
 export * from './task-parser.module';
 export * from './task.handler';
+export * from './anchor-change.handler';

@@ -33,6 +33,17 @@ const EMBEDDERS: PolicySettings['embedders'] = {
   minilm: { driftGoalThreshold: 0.2, driftMilestoneThreshold: 0.3, repetitionThreshold: 0.9, monologueThreshold: 0.93 },
   'bge-zh': { driftGoalThreshold: 0.35, driftMilestoneThreshold: 0.4, repetitionThreshold: 0.95, monologueThreshold: 0.98 },
 };
+/** The checks of issue 18 (constraint rules, verification, self-check, plans, anchors, delegation cycles). */
+const NAVIGATOR_CHECKS: Pick<PolicySettings, 'verification' | 'alignCheck' | 'planCheck' | 'anchors' | 'crossAgent'> = {
+  verification: { enabled: true, failures: 3 },
+  alignCheck: { enabled: true },
+  // Hashing embedder: a sub-goal about the same thing as a milestone scores ≥0.3 (see plan-off-goal specs).
+  planCheck: { enabled: true, threshold: 0.3 },
+  anchors: { autoAccept: false },
+  crossAgent: { enabled: true, warning: 4, critical: 8, sameTaskRepeat: 3, maxEdgesPerTenant: 1024 },
+};
+/** Hashing embedder: an action naming what a prohibition forbids scores about 0.4–0.6 against it. */
+const CONSTRAINT_EMBEDDER_THRESHOLD = 0.45;
 
 const openclaw: PolicySettings = {
   profile: 'openclaw',
@@ -53,11 +64,17 @@ const openclaw: PolicySettings = {
   repetition: { enabled: false, window: 5, threshold: 0.92 },
   stagnation: { enabled: false, warningSteps: 30, criticalSteps: 60, warningFactor: 6, criticalFactor: 10 },
   drift: { enabled: false, milestoneThreshold: 0.15, goalThreshold: 0.1, toleranceSteps: 5 },
-  constraints: { enabled: false, dangerousTools: DANGEROUS_TOOLS },
+  constraints: { enabled: false, dangerousTools: DANGEROUS_TOOLS, rules: false, embedderThreshold: CONSTRAINT_EMBEDDER_THRESHOLD },
   budget: { enabled: false, warningRatio: 0.8 },
   normalization: NORMALIZATION,
   correction: CORRECTION,
   embedders: EMBEDDERS,
+  // OpenClaw has none of these checks.
+  verification: { ...NAVIGATOR_CHECKS.verification, enabled: false },
+  alignCheck: { enabled: false },
+  planCheck: { ...NAVIGATOR_CHECKS.planCheck, enabled: false },
+  anchors: NAVIGATOR_CHECKS.anchors,
+  crossAgent: { ...NAVIGATOR_CHECKS.crossAgent, enabled: false },
 };
 
 const balanced: PolicySettings = {
@@ -81,11 +98,12 @@ const balanced: PolicySettings = {
   repetition: { enabled: true, window: 5, threshold: 0.92 },
   stagnation: { enabled: true, warningSteps: 40, criticalSteps: 80, warningFactor: 6, criticalFactor: 10 },
   drift: { enabled: true, milestoneThreshold: 0.15, goalThreshold: 0.1, toleranceSteps: 5 },
-  constraints: { enabled: true, dangerousTools: DANGEROUS_TOOLS },
+  constraints: { enabled: true, dangerousTools: DANGEROUS_TOOLS, rules: true, embedderThreshold: CONSTRAINT_EMBEDDER_THRESHOLD },
   budget: { enabled: true, warningRatio: 0.8 },
   normalization: NORMALIZATION,
   correction: CORRECTION,
   embedders: EMBEDDERS,
+  ...NAVIGATOR_CHECKS,
 };
 
 const strict: PolicySettings = {

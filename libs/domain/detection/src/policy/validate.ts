@@ -23,6 +23,7 @@ export function validatePolicy(raw: unknown): PolicyValidation {
   if (policy.nearDuplicate.critical < policy.nearDuplicate.warning) problems.push('nearDuplicate.critical: must be at least nearDuplicate.warning');
   if (policy.monologue.critical < policy.monologue.warning) problems.push('monologue.critical: must be at least monologue.warning');
   if (policy.stagnation.criticalSteps < policy.stagnation.warningSteps) problems.push('stagnation.criticalSteps: must be at least stagnation.warningSteps');
+  if (policy.crossAgent.critical < policy.crossAgent.warning) problems.push('crossAgent.critical: must be at least crossAgent.warning');
   for (const [tool, patterns] of Object.entries(policy.normalization.volatilePatterns)) {
     patterns.forEach((pattern, i) => {
       try {

@@ -1,0 +1,91 @@
+/**
+ * `verification_failed_repeat` (the doom-loop report's "verification keeps failing"): the same milestone
+ * reported `failed` `policy.verification.failures` times (default 3) in a run, with no `done` in between,
+ * is critical — the ladder freezes the agent and escalates. Evidence lists every attempt with its seq
+ * and evidence text, so the escalation shows a human what was tried.
+ */
+import type { JsonValue, Position, StepEvent } from '@wayfinder/contracts';
+import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
+import { RunStates } from './run-states';
+
+const MAX_ATTEMPTS = 8;
+const MAX_MILESTONES = 16;
+const MAX_EVIDENCE = 300;
+
+interface Attempt {
+  seq: number;
+  evidence: string;
+}
+
+interface Failures {
+  /** Every failure since the milestone was last done (the attempts shown are the latest few). */
+  failures: number;
+  attempts: Attempt[];
+}
+
+type VerificationRunState = Map<string, Failures>;
+
+function revive(raw: unknown): VerificationRunState | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const out: VerificationRunState = new Map();
+  for (const [milestone, value] of Object.entries(raw as Record<string, unknown>).slice(-MAX_MILESTONES)) {
+    const v = value as Partial<Failures> | null;
+    if (!v || typeof v.failures !== 'number' || !Array.isArray(v.attempts)) continue;
+    const attempts = v.attempts
+      .filter((a): a is Attempt => !!a && typeof a === 'object' && typeof a.seq === 'number' && typeof a.evidence === 'string')
+      .slice(-MAX_ATTEMPTS);
+    out.set(milestone, { failures: v.failures, attempts });
+  }
+  return out;
+}
+
+export class VerificationRepeatDetector implements StepDetector {
+  readonly name = 'verification_failed_repeat' as const;
+  private readonly runs = new RunStates<VerificationRunState>(() => new Map(), revive);
+
+  onStep(step: StepEvent, _position: Position | undefined, ctx: DetectionContext): DeviationDraft[] {
+    const settings = ctx.policy.verification;
+    if (!settings.enabled || step.kind !== 'milestone') return [];
+    const state = this.runs.of(step);
+    const { id, status, evidence } = step.milestone;
+    if (status === 'done') {
+      state.delete(id);
+      return [];
+    }
+    if (status !== 'failed') return [];
+    const record = state.get(id) ?? { failures: 0, attempts: [] };
+    state.delete(id);
+    state.set(id, record);
+    if (state.size > MAX_MILESTONES) state.delete(state.keys().next().value as string);
+    record.failures += 1;
+    record.attempts.push({ seq: step.seq, evidence: (evidence ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_EVIDENCE) });
+    if (record.attempts.length > MAX_ATTEMPTS) record.attempts.shift();
+    const { failures, attempts } = record;
+    if (failures < settings.failures || failures % settings.failures !== 0) return [];
+    const shown = attempts.map((a): JsonValue => ({ seq: a.seq, evidence: a.evidence }));
+    const list = attempts.map((a) => `seq ${a.seq}${a.evidence ? `: "${a.evidence.slice(0, 120)}"` : ''}`).join('; ');
+    return [
+      {
+        detector: 'verification_failed_repeat',
+        level: 'critical',
+        count: failures,
+        atSeq: step.seq,
+        loopStartSeq: attempts[0]?.seq ?? step.seq,
+        evidence: { milestone: id, milestoneId: id, failures, attempts: shown },
+        message: `Milestone ${id} failed its verification ${failures} times (${list}): verification keeps failing, a human must decide.`,
+      },
+    ];
+  }
+
+  exportState(tenantId: string, agentId: string): unknown {
+    return this.runs.export(tenantId, agentId, (s) => Object.fromEntries(s));
+  }
+
+  importState(tenantId: string, agentId: string, state: unknown): void {
+    this.runs.import(tenantId, agentId, state);
+  }
+
+  forget(tenantId: string, agentId: string): void {
+    this.runs.forget(tenantId, agentId);
+  }
+}

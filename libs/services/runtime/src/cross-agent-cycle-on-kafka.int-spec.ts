@@ -1,0 +1,57 @@
+/**
+ * cross_agent_cycle distributed on the real Kafka broker and Redis, with two detector-worker instances:
+ * two agents of a tenant delegating to each other land on different partitions, their delegation signals
+ * meet on wayfinder.delegations.v1 (keyed by tenant, so one instance holds the tenant's graph), and both
+ * agents get the deviation.
+ */
+import type { Deviation, StepEvent } from '@wayfinder/contracts';
+import { KafkaBus, createTopics } from '@wayfinder/bus';
+import { loadConfig } from '@wayfinder/config';
+import { requireKafka, uniqueTestName, until } from '@wayfinder/testing';
+import { startServices, type RunningServices } from './runtime';
+
+function delegations(tenantId: string, pairs: Array<[string, string]>): StepEvent[] {
+  const seqs = new Map<string, number>();
+  return pairs.map(([from, to], i) => {
+    const seq = seqs.get(from) ?? 0;
+    seqs.set(from, seq + 1);
+    return {
+      schema: 'wayfinder.step.v1', eventId: `${from}-${seq}`, tenantId, agentId: from, taskId: 'pricing', runId: `run-${from}`, seq,
+      ts: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), kind: 'message', message: { role: 'assistant', text: `please handle part ${i}` }, attributes: { delegateTo: to },
+    };
+  });
+}
+
+describe('cross_agent_cycle on Kafka with two detector workers', () => {
+  const prefix = `${uniqueTestName('cycles')}.`;
+  let running: RunningServices[] = [];
+  let observer: KafkaBus;
+  const deviations: Deviation[] = [];
+
+  beforeAll(async () => {
+    const brokers = await requireKafka();
+    await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 2 });
+    observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'observer' });
+    observer.subscribe('wayfinder.deviations.v1', async (batch) => void deviations.push(...batch.map((d) => d.payload)), { groupId: 'observer' });
+    await observer.start();
+    const env = { WAYFINDER_MODE: 'distributed', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix };
+    running = [
+      await startServices(loadConfig(env, { services: 'task-parser,state-localizer,detector-worker' }), { logger: false }),
+      await startServices(loadConfig(env, { services: 'detector-worker' }), { logger: false }),
+    ];
+  });
+
+  afterAll(async () => {
+    for (const r of running) await r.stop();
+    await observer?.stop();
+  });
+
+  it('gives both agents of the cycle cross_agent_cycle', async () => {
+    const ping: Array<[string, string]> = [['planner', 'researcher'], ['researcher', 'planner'], ['planner', 'researcher'], ['researcher', 'planner']];
+    await running[0].bus.publish('wayfinder.steps.v1', delegations('acme', ping));
+    await until(() => deviations.filter((d) => d.detector === 'cross_agent_cycle').length >= 2, 60_000, 'both cycle deviations');
+    const cycle = deviations.filter((d) => d.detector === 'cross_agent_cycle');
+    expect(cycle.map((d) => d.agentId).sort()).toEqual(['planner', 'researcher']);
+    expect(cycle[0].evidence['cycle']).toEqual(['researcher', 'planner', 'researcher']);
+  });
+});
