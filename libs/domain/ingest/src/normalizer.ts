@@ -62,6 +62,8 @@ interface TraceState {
   spans: Map<string, SpanFacts>;
   /** Anchors of the drafts already released. */
   released: Set<string>;
+  /** Pairs of released actions, kept so that a later span cannot pair their call or tool span again. */
+  pins: Map<string, string>;
   maxEndUs: number;
   lastSpanAt: number;
   rootSeenAt?: number;
@@ -172,7 +174,7 @@ export class OtlpNormalizer {
       this.stats.forcedFlushes++;
       this.flush(oldest, out);
     }
-    const trace: TraceState = { key, tenantId, spans: new Map(), released: new Set(), maxEndUs: 0, lastSpanAt: this.clock.now(), flushed: false };
+    const trace: TraceState = { key, tenantId, spans: new Map(), released: new Set(), pins: new Map(), maxEndUs: 0, lastSpanAt: this.clock.now(), flushed: false };
     this.open.set(key, trace);
     return trace;
   }
@@ -204,12 +206,21 @@ export class OtlpNormalizer {
   /** Releases the drafts not released yet: up to `limitUs`, or all (flush, late spans). */
   private release(trace: TraceState, limitUs: number, all: boolean, out: StepEvent[]): void {
     const late = trace.flushed;
-    for (const draft of mapTrace(trace.spans)) {
-      if (draft.anchors.some((a) => trace.released.has(a))) continue;
+    for (const draft of mapTrace(trace.spans, trace.pins)) {
+      if (draft.anchors.some((a) => trace.released.has(a))) {
+        // Its call or its tool span already went out in an action: that action covers this one too.
+        this.settle(trace, draft);
+        continue;
+      }
       if (!all && (draft.timeUs > limitUs || !draft.identity.final)) continue;
-      for (const a of draft.anchors) trace.released.add(a);
+      this.settle(trace, draft);
       out.push(this.toStep(trace.tenantId, draft, late));
     }
+  }
+
+  private settle(trace: TraceState, draft: StepDraft): void {
+    for (const a of draft.anchors) trace.released.add(a);
+    if (draft.pair) trace.pins.set(draft.pair[0], draft.pair[1]);
   }
 
   private toStep(tenantId: string, draft: StepDraft, flushedTrace: boolean): StepEvent {

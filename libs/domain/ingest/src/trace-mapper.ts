@@ -40,18 +40,24 @@ export interface StepDraft {
   usage?: StepEvent['usage'];
   /** Fields whose content was not recorded. */
   unknown: string[];
+  /** A paired action: the tool span id and the call (`<llm span>:<index>`). */
+  pair?: [string, string];
 }
+
+/** Pairs decided in an earlier release (tool span id → call key), honoured before any other pairing. */
+export type PairPins = ReadonlyMap<string, string>;
 
 const KIND_RANK = { message: 0, action: 1, observation: 2 } as const;
 
-export function mapTrace(spans: ReadonlyMap<string, SpanFacts>): StepDraft[] {
+export function mapTrace(spans: ReadonlyMap<string, SpanFacts>, pins: PairPins = new Map()): StepDraft[] {
   const runOf = runResolver(spans);
   const llmCalls = new Map<string, PendingCall[]>();
   const toolSpans = new Map<string, SpanFacts[]>();
   const drafts: StepDraft[] = [];
 
-  for (const span of spans.values()) {
-    if (span.role !== 'llm' && span.role !== 'tool') continue;
+  // Arrival order must not matter: spans are visited by start time, then id.
+  const ordered = [...spans.values()].filter((s) => s.role === 'llm' || s.role === 'tool').sort((x, y) => x.startUs - y.startUs || (x.spanId < y.spanId ? -1 : x.spanId > y.spanId ? 1 : 0));
+  for (const span of ordered) {
     const runId = runOf(span);
     if (span.role === 'tool') {
       push(toolSpans, runId, span);
@@ -76,7 +82,7 @@ export function mapTrace(spans: ReadonlyMap<string, SpanFacts>): StepDraft[] {
 
   for (const [runId, tools] of toolSpans) {
     const calls = llmCalls.get(runId) ?? [];
-    const pairs = pairCalls(calls, tools);
+    const pairs = pairCalls(calls, tools, pins);
     for (const tool of tools) {
       const call = pairs.get(tool.spanId);
       const t = tool.tool!;
@@ -85,7 +91,9 @@ export function mapTrace(spans: ReadonlyMap<string, SpanFacts>): StepDraft[] {
       const callId = call?.call.callId ?? t.callId;
       if (call) {
         call.paired = true;
-        drafts.push(actionDraft(call, { ...base, spanId: call.span.spanId }, tool.startUs, [`llm:${call.span.spanId}:${call.index}`, `tool:${tool.spanId}`], t.args.known ? t.args.value : undefined));
+        const draft = actionDraft(call, { ...base, spanId: call.span.spanId }, tool.startUs, [`llm:${call.span.spanId}:${call.index}`, `tool:${tool.spanId}`], t.args.known ? t.args.value : undefined);
+        draft.pair = [tool.spanId, `${call.span.spanId}:${call.index}`];
+        drafts.push(draft);
       } else {
         const eventId = eventIdOf(tool, 'call');
         const args = t.args.known ? t.args.value : unknownArgs(eventId);
@@ -158,9 +166,21 @@ function actionDraft(
 }
 
 /** Tool span id → the LLM call it executes: by call id, else tool name and arguments, else order. */
-function pairCalls(calls: PendingCall[], tools: SpanFacts[]): Map<string, PendingCall> {
+function pairCalls(calls: PendingCall[], tools: SpanFacts[], pins: PairPins): Map<string, PendingCall> {
   const pairs = new Map<string, PendingCall>();
   const free = calls.filter((c) => !c.paired);
+  const rest: SpanFacts[] = [];
+  for (const tool of tools) {
+    const pinned = pins.get(tool.spanId);
+    const i = pinned === undefined ? -1 : free.findIndex((c) => `${c.span.spanId}:${c.index}` === pinned);
+    if (i < 0) {
+      rest.push(tool);
+      continue;
+    }
+    pairs.set(tool.spanId, free[i]);
+    free.splice(i, 1);
+  }
+  tools = rest;
   const take = (tool: SpanFacts, match: (c: PendingCall) => boolean): boolean => {
     const i = free.findIndex(match);
     if (i < 0) return false;
