@@ -9,6 +9,7 @@ import { CognitiveMap, TaskSpec } from './task';
 import { Correction, Deviation, Escalation, LocalizedStep } from './navigation';
 import { StepEvent } from './step';
 import { TenantPolicy } from './policy';
+import { OtlpTraceBatch } from './otlp';
 
 export const EVENT_SCHEMAS: Record<string, z.ZodTypeAny> = {
   'wayfinder.step.v1': StepEvent,
@@ -19,6 +20,7 @@ export const EVENT_SCHEMAS: Record<string, z.ZodTypeAny> = {
   'wayfinder.correction.v1': Correction,
   'wayfinder.escalation.v1': Escalation,
   'wayfinder.policy.v1': TenantPolicy,
+  'wayfinder.otlp.v1': OtlpTraceBatch,
 };
 
 /** The generated documents, keyed by file name (`wayfinder.step.v1.schema.json`), pretty-printed. */

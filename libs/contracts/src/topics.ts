@@ -8,8 +8,9 @@ import { Correction, Deviation, Escalation, LocalizedStep } from './navigation';
 import { StepEvent } from './step';
 import { TenantPolicy } from './policy';
 import { INTERNAL_CHECKS } from './internal-check';
+import { OtlpTraceBatch } from './otlp';
 
-export type KeyKind = 'agent' | 'task' | 'tenant';
+export type KeyKind = 'agent' | 'task' | 'tenant' | 'trace';
 
 export interface TopicSpec<S extends z.ZodTypeAny = z.ZodTypeAny> {
   readonly name: string;
@@ -41,6 +42,8 @@ export const TOPICS = {
   'wayfinder.corrections.v1': topic({ name: 'wayfinder.corrections.v1', schema: Correction, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'internal' }),
   'wayfinder.escalations.v1': topic({ name: 'wayfinder.escalations.v1', schema: Escalation, key: 'agent', partitions: 3, compacted: false, retentionMs: 30 * DAY, source: 'internal' }),
   'wayfinder.policies.v1': topic({ name: 'wayfinder.policies.v1', schema: TenantPolicy, key: 'tenant', partitions: 1, compacted: true, retentionMs: -1, source: 'edge' }),
+  // Raw OTLP spans per trace, from the OTLP receiver to the otlp-normalizer (DESIGN §12).
+  'wayfinder.otlp.v1': topic({ name: 'wayfinder.otlp.v1', schema: OtlpTraceBatch, key: 'trace', partitions: 12, compacted: false, retentionMs: 1 * DAY, source: 'edge' }),
 } as const;
 
 export type TopicName = keyof typeof TOPICS;
@@ -65,15 +68,17 @@ export const DLQ_HEADERS = {
   attempts: 'wf-dlq-attempts',
 } as const;
 
-/** The message key of a payload on its topic: `tenantId:agentId`, `tenantId:taskId` or `tenantId`. */
+/** The message key of a payload on its topic: `tenantId:agentId`, `tenantId:taskId`, `tenantId:traceId` or `tenantId`. */
 export function keyOf<T extends TopicName>(topicName: T, payload: PayloadOf<T>): string {
   const spec = TOPICS[topicName];
-  const p = payload as { tenantId: string; agentId?: string; taskId?: string; step?: { agentId: string } };
+  const p = payload as { tenantId: string; agentId?: string; taskId?: string; traceId?: string; step?: { agentId: string } };
   switch (spec.key) {
     case 'tenant':
       return p.tenantId;
     case 'task':
       return `${p.tenantId}:${p.taskId}`;
+    case 'trace':
+      return `${p.tenantId}:${p.traceId}`;
     case 'agent':
       return `${p.tenantId}:${p.agentId ?? p.step?.agentId}`;
   }

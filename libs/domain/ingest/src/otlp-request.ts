@@ -4,7 +4,7 @@
  * is malformed (bad ids, bad times, no name) is rejected alone with its path and reason, so one bad span
  * never loses the others (OTLP partial success).
  */
-import type { AnyValue, ExportTraceServiceRequest, KeyValue } from './otlp-model';
+import type { AnyValue, ExportTraceServiceRequest, KeyValue, ResourceSpans, ScopeSpans, Span } from './otlp-model';
 import type { Attributes, AttrValue, RejectedSpan, SpanEventRecord, SpanRecord } from './span-record';
 
 export type TraceRequestResult =
@@ -169,4 +169,41 @@ export function readAnyValue(raw: AnyValue | undefined | unknown, depth: number)
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The accepted spans of a request regrouped per trace, as requests of their own (resource and scope kept,
+ * ids lowercased), at most `maxSpans` spans each: what the OTLP receiver publishes on `wayfinder.otlp.v1`,
+ * one message per trace chunk. `rejected` (from readTraceRequest) names the spans to leave out.
+ */
+export function requestsByTrace(request: ExportTraceServiceRequest, rejected: readonly RejectedSpan[] = [], maxSpans = 512): { traceId: string; request: ExportTraceServiceRequest }[] {
+  const skip = new Set(rejected.map((r) => /^resourceSpans\[\d+\]\.scopeSpans\[\d+\]\.spans\[\d+\]/.exec(r.field)?.[0]).filter((p): p is string => p !== undefined));
+  type Chunk = { traceId: string; request: ExportTraceServiceRequest; count: number; r: number; s: number };
+  const byTrace = new Map<string, Chunk[]>();
+  (request.resourceSpans ?? []).forEach((rs, r) => {
+    (rs.scopeSpans ?? []).forEach((ss, s) => {
+      (ss.spans ?? []).forEach((span, i) => {
+        if (skip.has(`resourceSpans[${r}].scopeSpans[${s}].spans[${i}]`)) return;
+        const traceId = span.traceId.toLowerCase();
+        let chunks = byTrace.get(traceId);
+        if (!chunks) byTrace.set(traceId, (chunks = []));
+        let chunk = chunks[chunks.length - 1];
+        if (!chunk || chunk.count >= maxSpans) chunks.push((chunk = { traceId, request: { resourceSpans: [] }, count: 0, r: -1, s: -1 }));
+        const resources = chunk.request.resourceSpans as ResourceSpans[];
+        if (chunk.r !== r) {
+          resources.push({ ...(rs.resource ? { resource: rs.resource } : {}), scopeSpans: [], ...(rs.schemaUrl ? { schemaUrl: rs.schemaUrl } : {}) });
+          chunk.r = r;
+          chunk.s = -1;
+        }
+        const scopes = resources[resources.length - 1].scopeSpans as ScopeSpans[];
+        if (chunk.s !== s) {
+          scopes.push({ ...(ss.scope ? { scope: ss.scope } : {}), spans: [], ...(ss.schemaUrl ? { schemaUrl: ss.schemaUrl } : {}) });
+          chunk.s = s;
+        }
+        (scopes[scopes.length - 1].spans as Span[]).push({ ...span, traceId, spanId: span.spanId.toLowerCase(), ...(span.parentSpanId ? { parentSpanId: span.parentSpanId.toLowerCase() } : {}) });
+        chunk.count++;
+      });
+    });
+  });
+  return [...byTrace.values()].flat().map(({ traceId, request: req }) => ({ traceId, request: req }));
 }
