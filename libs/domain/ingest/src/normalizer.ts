@@ -64,6 +64,10 @@ interface TraceState {
   released: Set<string>;
   /** Pairs of released actions, kept so that a later span cannot pair their call or tool span again. */
   pins: Map<string, string>;
+  /** The call keys in `pins`. */
+  pinnedCalls: Set<string>;
+  /** Spans with a step still to release or a call still unpaired: the ones mapped again at each release. */
+  active: Map<string, SpanFacts>;
   maxEndUs: number;
   lastSpanAt: number;
   rootSeenAt?: number;
@@ -110,7 +114,9 @@ export class OtlpNormalizer {
           this.stats.duplicates++;
           continue;
         }
-        trace.spans.set(span.spanId, factsOf(span));
+        const facts = factsOf(span);
+        trace.spans.set(span.spanId, facts);
+        if (facts.role === 'llm' || facts.role === 'tool') trace.active.set(span.spanId, facts);
         added++;
         if (span.endUs > trace.maxEndUs) trace.maxEndUs = span.endUs;
         if (!span.parentSpanId && trace.rootSeenAt === undefined) trace.rootSeenAt = now;
@@ -174,7 +180,7 @@ export class OtlpNormalizer {
       this.stats.forcedFlushes++;
       this.flush(oldest, out);
     }
-    const trace: TraceState = { key, tenantId, spans: new Map(), released: new Set(), pins: new Map(), maxEndUs: 0, lastSpanAt: this.clock.now(), flushed: false };
+    const trace: TraceState = { key, tenantId, spans: new Map(), released: new Set(), pins: new Map(), pinnedCalls: new Set(), active: new Map(), maxEndUs: 0, lastSpanAt: this.clock.now(), flushed: false };
     this.open.set(key, trace);
     return trace;
   }
@@ -206,7 +212,14 @@ export class OtlpNormalizer {
   /** Releases the drafts not released yet: up to `limitUs`, or all (flush, late spans). */
   private release(trace: TraceState, limitUs: number, all: boolean, out: StepEvent[]): void {
     const late = trace.flushed;
-    for (const draft of mapTrace(trace.spans, trace.pins)) {
+    if (trace.active.size === 0) return;
+    if (!all) {
+      // No step is earlier than its span's start: nothing to release before the watermark reaches one.
+      let earliest = Number.POSITIVE_INFINITY;
+      for (const span of trace.active.values()) if (span.startUs < earliest) earliest = span.startUs;
+      if (earliest > limitUs) return;
+    }
+    for (const draft of mapTrace(trace.spans, trace.pins, trace.active.values())) {
       if (draft.anchors.some((a) => trace.released.has(a))) {
         // Its call or its tool span already went out in an action: that action covers this one too.
         this.settle(trace, draft);
@@ -216,11 +229,20 @@ export class OtlpNormalizer {
       this.settle(trace, draft);
       out.push(this.toStep(trace.tenantId, draft, late));
     }
+    for (const span of [...trace.active.values()]) {
+      if (!isDone(trace, span)) continue;
+      trace.active.delete(span.spanId);
+      // Kept for runs and identities of later spans only: the content is dropped.
+      trace.spans.set(span.spanId, skeletonOf(span));
+    }
   }
 
   private settle(trace: TraceState, draft: StepDraft): void {
     for (const a of draft.anchors) trace.released.add(a);
-    if (draft.pair) trace.pins.set(draft.pair[0], draft.pair[1]);
+    if (draft.pair) {
+      trace.pins.set(draft.pair[0], draft.pair[1]);
+      trace.pinnedCalls.add(draft.pair[1]);
+    }
   }
 
   private toStep(tenantId: string, draft: StepDraft, flushedTrace: boolean): StepEvent {
@@ -262,6 +284,23 @@ export class OtlpNormalizer {
     this.stats.steps++;
     return step;
   }
+}
+
+function skeletonOf(span: SpanFacts): SpanFacts {
+  const { llm: _llm, tool: _tool, ...rest } = span;
+  return rest;
+}
+
+/** Every step of the span went out and its calls are paired: mapping it again can give nothing new. */
+function isDone(trace: TraceState, span: SpanFacts): boolean {
+  const { released } = trace;
+  if (span.role === 'tool') return released.has(`obs:${span.spanId}`) && (trace.pins.has(span.spanId) || released.has(`tool:${span.spanId}`));
+  const llm = span.llm;
+  if (!llm) return true;
+  const messages = llm.outputKnown ? llm.texts.length : 1;
+  for (let i = 0; i < messages; i++) if (!released.has(`msg:${span.spanId}:${i}`)) return false;
+  for (let j = 0; j < llm.toolCalls.length; j++) if (!trace.pinnedCalls.has(`${span.spanId}:${j}`)) return false;
+  return true;
 }
 
 function isoOf(timeUs: number): string {

@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from '@wayfinder/contracts';
 import type { Attributes, AttrValue, SpanRecord } from './span-record';
-import { isUnrecorded } from './unrecorded';
+import { isUnrecorded, REDACTED_MARKER } from './unrecorded';
 
 export type SpanRole = 'agent' | 'llm' | 'tool' | 'other';
 export type Convention = 'genai' | 'openinference' | 'ai-sdk' | 'none';
@@ -304,9 +304,8 @@ export function argsOf(raw: AttrValue | undefined): Recorded<Record<string, Json
 function resultOf(raw: AttrValue | undefined): Recorded<JsonValue> {
   if (isUnrecorded(raw)) return { known: false };
   if (typeof raw === 'string') {
-    // A JSON result that is a redacted object is still unknown; plain text stays text.
-    const parsed = parseJsonOr(raw);
-    if (typeof parsed !== 'string' && isUnrecorded(parsed)) return { known: false };
+    // A JSON object result that is redacted inside is still unknown; plain text stays text (not parsed).
+    if (raw.includes(REDACTED_MARKER) && raw.trimStart().startsWith('{') && isUnrecorded(parseJsonOr(raw))) return { known: false };
     return { known: true, value: raw };
   }
   return { known: true, value: raw as JsonValue };

@@ -49,14 +49,18 @@ export type PairPins = ReadonlyMap<string, string>;
 
 const KIND_RANK = { message: 0, action: 1, observation: 2 } as const;
 
-export function mapTrace(spans: ReadonlyMap<string, SpanFacts>, pins: PairPins = new Map()): StepDraft[] {
+/**
+ * `spans`: every span of the trace (for runs and identities); `active`: the spans to make drafts of
+ * (default all; the normalizer leaves out the spans whose every step went out and whose calls are paired).
+ */
+export function mapTrace(spans: ReadonlyMap<string, SpanFacts>, pins: PairPins = new Map(), active: Iterable<SpanFacts> = spans.values()): StepDraft[] {
   const runOf = runResolver(spans);
   const llmCalls = new Map<string, PendingCall[]>();
   const toolSpans = new Map<string, SpanFacts[]>();
   const drafts: StepDraft[] = [];
 
   // Arrival order must not matter: spans are visited by start time, then id.
-  const ordered = [...spans.values()].filter((s) => s.role === 'llm' || s.role === 'tool').sort((x, y) => x.startUs - y.startUs || (x.spanId < y.spanId ? -1 : x.spanId > y.spanId ? 1 : 0));
+  const ordered = [...active].filter((s) => s.role === 'llm' || s.role === 'tool').sort((x, y) => x.startUs - y.startUs || (x.spanId < y.spanId ? -1 : x.spanId > y.spanId ? 1 : 0));
   for (const span of ordered) {
     const runId = runOf(span);
     if (span.role === 'tool') {
@@ -179,6 +183,11 @@ function pairCalls(calls: PendingCall[], tools: SpanFacts[], pins: PairPins): Ma
     }
     pairs.set(tool.spanId, free[i]);
     free.splice(i, 1);
+  }
+  // A call pinned to a tool span that is not mapped this time (its steps all went out) stays taken.
+  if (pins.size > 0) {
+    const taken = new Set(pins.values());
+    for (let i = free.length - 1; i >= 0; i--) if (taken.has(`${free[i].span.spanId}:${free[i].index}`)) free.splice(i, 1);
   }
   tools = rest;
   const take = (tool: SpanFacts, match: (c: PendingCall) => boolean): boolean => {
