@@ -2,4 +2,4 @@ export {};
 export * from './infra/kafka';
 export * from './fleet';
 export * from './infra/wait';
-export * from './otel-agent-run';
+export * from '@wayfinder/otlp/testing';

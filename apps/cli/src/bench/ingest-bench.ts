@@ -13,9 +13,7 @@
  */
 import * as os from 'node:os';
 import { OtlpNormalizer, readTraceRequest, type ExportTraceServiceRequest, type KeyValue, type Span } from '@wayfinder/ingest';
-import { decodeTraceRequestProtobuf } from '@wayfinder/otlp';
-import * as protobuf from 'protobufjs';
-import { OTLP_RESOURCE_PROTO, OTLP_SPANS_PROTO, OTLP_TRACE_PROTO, OTLP_TRACE_SERVICE_PROTO } from '../../../../libs/platform/otlp/src/otlp-trace-proto';
+import { decodeTraceRequestProtobuf, encodeTraceRequestProtobuf } from '@wayfinder/otlp';
 
 const kv = (key: string, value: string | number): KeyValue => ({ key, value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value } });
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0').slice(-width);
@@ -65,22 +63,6 @@ function workload(traces: number, turns: number, batchSpans: number): { spans: n
   return { spans: all.length, requests };
 }
 
-function protobufEncoder(): (request: ExportTraceServiceRequest) => Uint8Array {
-  const root = new protobuf.Root();
-  for (const source of [OTLP_TRACE_PROTO, OTLP_RESOURCE_PROTO, OTLP_SPANS_PROTO, OTLP_TRACE_SERVICE_PROTO]) protobuf.parse(source, root, { keepCase: false });
-  const type = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
-  const bytesOf = (hexId: string | undefined) => (hexId ? Buffer.from(hexId, 'hex') : undefined);
-  return (request) => {
-    const copy = JSON.parse(JSON.stringify(request)) as { resourceSpans: { scopeSpans: { spans: Record<string, unknown>[] }[] }[] };
-    for (const rs of copy.resourceSpans) for (const ss of rs.scopeSpans) for (const s of ss.spans) {
-      s.traceId = bytesOf(s.traceId as string);
-      s.spanId = bytesOf(s.spanId as string);
-      s.parentSpanId = bytesOf(s.parentSpanId as string | undefined);
-    }
-    return type.encode(type.fromObject(copy)).finish();
-  };
-}
-
 function timeIt(label: string, repeats: number, run: () => number): { label: string; seconds: number; steps: number } {
   const times: number[] = [];
   let steps = 0;
@@ -97,8 +79,7 @@ function timeIt(label: string, repeats: number, run: () => number): { label: str
 function measure(name: string, traces: number, turns: number, batchSpans: number, repeats: number) {
   const { spans, requests } = workload(traces, turns, batchSpans);
   const bodies = requests.map((r) => JSON.stringify(r));
-  const encode = protobufEncoder();
-  const protos = requests.map(encode);
+  const protos = requests.map(encodeTraceRequestProtobuf);
   const clock = { now: () => 0 };
   const toSteps = (decode: (i: number) => unknown) => {
     const normalizer = new OtlpNormalizer(clock);

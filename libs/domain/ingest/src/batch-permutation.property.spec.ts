@@ -32,7 +32,7 @@ const turn = fc.record({
   gapMs: fc.integer({ min: 0, max: 50 }),
 });
 
-function buildRun(turns: TurnPlan[], scale: number, explicitId: boolean): SpanSpec[] {
+function buildRun(turns: TurnPlan[], scale: number): SpanSpec[] {
   const spans: SpanSpec[] = [];
   let t = 0;
   let n = 0;
@@ -104,7 +104,7 @@ describe('any permutation of a trace’s span batches', () => {
   it('gives exactly the same steps when the run is shorter than the watermark delay', () => {
     fc.assert(
       fc.property(runArb, ({ turns, cuts, explicitId, orderSeed, twice }) => {
-        const batches = batchesOf(buildRun(turns, 1, explicitId), cuts, explicitId);
+        const batches = batchesOf(buildRun(turns, 1), cuts, explicitId);
         const inOrder = deliver(batches, batches.map((_, i) => i), []);
         const shuffled = deliver(batches, permutation(batches.length, orderSeed), twice);
         expect(shuffled).toEqual(inOrder);
@@ -117,7 +117,7 @@ describe('any permutation of a trace’s span batches', () => {
   it('loses and doubles no observation or message of a long run, and marks the steps released out of order late', () => {
     fc.assert(
       fc.property(runArb, ({ turns, cuts, explicitId, orderSeed, twice }) => {
-        const batches = batchesOf(buildRun(turns, 60, explicitId), cuts, explicitId);
+        const batches = batchesOf(buildRun(turns, 60), cuts, explicitId);
         const inOrder = deliver(batches, batches.map((_, i) => i), []);
         const shuffled = deliver(batches, permutation(batches.length, orderSeed), twice);
         const shape = (steps: StepEvent[]) => steps.map((s) => `${s.kind}:${s.kind === 'action' ? s.action.tool : s.kind === 'observation' ? `${s.observation.tool}:${s.eventId}` : s.eventId}`).sort();

@@ -1,7 +1,7 @@
 /** OTLP/HTTP bodies: gzip of either encoding decodes the same; malformed bodies get a 4xx reason, never a throw. */
 import { gzipSync } from 'node:zlib';
 import { readTraceRequest } from '@wayfinder/ingest';
-import { otlpJsonBatches, otlpProtobufBatches, recordAgentRun } from '@wayfinder/testing';
+import { otlpJsonBatches, otlpProtobufBatches, recordAgentRun } from './testing/otel-agent-run';
 import { decodeOtlpBody } from './otlp-body';
 
 describe('OTLP/HTTP body decoding', () => {

@@ -44,6 +44,27 @@ export function decodeTraceRequestProtobuf(bytes: Uint8Array): ExportTraceServic
   return request;
 }
 
+/** Encodes the typed request as protobuf (hex ids to bytes): for benchmarks and tests of the decoder. */
+export function encodeTraceRequestProtobuf(request: ExportTraceServiceRequest): Uint8Array {
+  const bytes = (hex: string | undefined) => (hex ? Buffer.from(hex, 'hex') : undefined);
+  const copy = {
+    resourceSpans: (request.resourceSpans ?? []).map((rs) => ({
+      ...rs,
+      scopeSpans: (rs.scopeSpans ?? []).map((ss) => ({
+        ...ss,
+        spans: (ss.spans ?? []).map((span) => ({
+          ...span,
+          traceId: bytes(span.traceId),
+          spanId: bytes(span.spanId),
+          parentSpanId: bytes(span.parentSpanId),
+          links: span.links?.map((link) => ({ ...link, traceId: bytes(link.traceId), spanId: bytes(link.spanId) })),
+        })),
+      })),
+    })),
+  };
+  return RequestType.encode(RequestType.fromObject(copy)).finish();
+}
+
 export function encodeTraceResponseProtobuf(response: ExportTraceServiceResponse): Uint8Array {
   const partial = response.partialSuccess;
   const value = partial

@@ -7,8 +7,8 @@ import { context, trace } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { readTraceRequest } from '@wayfinder/ingest';
-import { otlpJsonBatches, otlpProtobufBatches, recordAgentRun } from '@wayfinder/testing';
-import { decodeTraceRequestProtobuf } from './otlp-protobuf';
+import { otlpJsonBatches, otlpProtobufBatches, recordAgentRun } from './testing/otel-agent-run';
+import { decodeTraceRequestProtobuf, encodeTraceRequestProtobuf } from './otlp-protobuf';
 
 async function mixedSpans() {
   const exporter = new InMemorySpanExporter();
@@ -43,6 +43,9 @@ describe('OTLP protobuf and JSON encodings of the same SDK spans', () => {
       expect(fromProto.rejected).toEqual([]);
       expect(fromProto.spans).toEqual(fromJson.spans);
       expect(fromProto.spans).toHaveLength(spans.length);
+      // And our own encoder (used by the benchmark) round-trips the JSON model.
+      const roundTrip = readTraceRequest(decodeTraceRequestProtobuf(encodeTraceRequestProtobuf(JSON.parse(json))));
+      expect(roundTrip.ok && roundTrip.spans).toEqual(fromJson.spans);
     }
   });
 
