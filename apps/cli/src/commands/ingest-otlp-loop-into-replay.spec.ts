@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { StepEvent } from '@wayfinder/contracts';
-import { otlpJsonBatches, otlpProtobufBatches, recordAgentRun } from '@wayfinder/testing';
+import { otlpJsonBatches, otlpProtobufBatches, recordAgentRun } from '@wayfinder/otlp/testing';
 import { runCli } from '../main';
 import { captureIo } from './cli-test-io';
 

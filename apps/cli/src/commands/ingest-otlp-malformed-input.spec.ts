@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { otlpJsonBatches, recordAgentRun } from '@wayfinder/testing';
+import { otlpJsonBatches, recordAgentRun } from '@wayfinder/otlp/testing';
 import { runCli } from '../main';
 import { captureIo } from './cli-test-io';
 

@@ -14,7 +14,8 @@ import type { Correction, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import { startServices, type RunningServices } from '@wayfinder/service-runtime';
-import { recordAgentRun, requireKafka, uniqueTestName, until } from '@wayfinder/testing';
+import { recordAgentRun } from '@wayfinder/otlp/testing';
+import { requireKafka, uniqueTestName, until } from '@wayfinder/testing';
 import { OtlpExportHandler } from './otlp-export.handler';
 import { startOtlpNormalizer, type RunningOtlpNormalizer } from './otlp-normalizer.service';
 

@@ -8,7 +8,8 @@ import { gzipSync } from 'node:zlib';
 import { DLQ_HEADERS, type StepEvent } from '@wayfinder/contracts';
 import { InProcessBus } from '@wayfinder/bus';
 import { decodeTraceResponseProtobuf } from '@wayfinder/otlp';
-import { otlpJsonBatches, otlpProtobufBatches, recordAgentRun, until } from '@wayfinder/testing';
+import { otlpJsonBatches, otlpProtobufBatches, recordAgentRun } from '@wayfinder/otlp/testing';
+import { until } from '@wayfinder/testing';
 import { OtlpExportHandler } from './otlp-export.handler';
 import { startOtlpNormalizer, type RunningOtlpNormalizer } from './otlp-normalizer.service';
 

@@ -4,7 +4,8 @@
  */
 import type { PayloadOf, StepEvent, TopicName } from '@wayfinder/contracts';
 import { InProcessBus, type PublishOptions } from '@wayfinder/bus';
-import { otlpJsonBatches, recordAgentRun, until } from '@wayfinder/testing';
+import { otlpJsonBatches, recordAgentRun } from '@wayfinder/otlp/testing';
+import { until } from '@wayfinder/testing';
 import { OtlpExportHandler } from './otlp-export.handler';
 import { startOtlpNormalizer } from './otlp-normalizer.service';
 

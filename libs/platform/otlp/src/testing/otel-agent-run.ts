@@ -1,5 +1,5 @@
 /**
- * Test support (entry `@wayfinder/otlp/testing`, re-exported by `@wayfinder/testing`): scripted agent runs recorded with the official OpenTelemetry JS SDK (`@opentelemetry/sdk-trace-base`,
+ * Test support (entry `@wayfinder/otlp/testing`, not in the lib's index): scripted agent runs recorded with the official OpenTelemetry JS SDK (`@opentelemetry/sdk-trace-base`,
  * spans collected by its InMemorySpanExporter) following the GenAI conventions, and their OTLP encodings
  * by the SDK's own serializers (`@opentelemetry/otlp-transformer`, as the OTLP exporters send them).
  * For the ingest tests: what reaches Wayfinder is exactly what a real exporter would send.
