@@ -8,3 +8,4 @@ export * from './control';
 export * from './topics';
 export * from './anchor-change';
 export * from './delegation';
+export * from './otlp';

@@ -12,6 +12,7 @@ import { TenantPolicy } from './policy';
 import { AgentControl } from './control';
 import { AnchorChange } from './anchor-change';
 import { DelegationSignal } from './delegation';
+import { OtlpTraceBatch } from './otlp';
 
 export const EVENT_SCHEMAS: Record<string, z.ZodTypeAny> = {
   'wayfinder.step.v1': StepEvent,
@@ -25,6 +26,7 @@ export const EVENT_SCHEMAS: Record<string, z.ZodTypeAny> = {
   'wayfinder.control.v1': AgentControl,
   'wayfinder.anchor-change.v1': AnchorChange,
   'wayfinder.delegation.v1': DelegationSignal,
+  'wayfinder.otlp.v1': OtlpTraceBatch,
 };
 
 /** The generated documents, keyed by file name (`wayfinder.step.v1.schema.json`), pretty-printed. */

@@ -65,7 +65,7 @@ export const Usage = z.object({
 /**
  * Small, free-form attributes; the keys below have a meaning to Wayfinder. Any other key is kept as is.
  */
-export const StepAttributes = z
+const StepAttributesSchema = z
   .object({
     delegateTo: Id.optional().describe(
       'The agent of the same tenant this step hands work to (a message or action delegating, or a sub-agent spawn). ' +
@@ -78,7 +78,9 @@ export const StepAttributes = z
   })
   .catchall(JsonValue)
   .refine((a) => jsonByteSize(a) <= MAX_ATTRIBUTES_BYTES, `attributes must be at most ${MAX_ATTRIBUTES_BYTES} bytes`);
-export type StepAttributes = z.infer<typeof StepAttributes>;
+/** The documented keys, typed; any other key is a JSON value (zod's inference drops the catch-all's index signature). */
+export type StepAttributes = z.infer<typeof StepAttributesSchema> & { [key: string]: JsonValue | undefined };
+export const StepAttributes = StepAttributesSchema as unknown as z.ZodType<StepAttributes, z.ZodTypeDef, z.input<typeof StepAttributesSchema> & { [key: string]: JsonValue | undefined }>;
 
 const stepBase = {
   ...envelope(STEP_SCHEMA),

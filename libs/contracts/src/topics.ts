@@ -11,8 +11,9 @@ import { INTERNAL_CHECKS } from './internal-check';
 import { AgentControl } from './control';
 import { AnchorChange } from './anchor-change';
 import { DelegationSignal } from './delegation';
+import { OtlpTraceBatch } from './otlp';
 
-export type KeyKind = 'agent' | 'task' | 'tenant';
+export type KeyKind = 'agent' | 'task' | 'tenant' | 'trace';
 
 export interface TopicSpec<S extends z.ZodTypeAny = z.ZodTypeAny> {
   readonly name: string;
@@ -51,6 +52,8 @@ export const TOPICS = {
   // cross_agent_cycle: delegation edges and progress per tenant (keyed by tenant: one consumer holds a tenant's graph).
   'wayfinder.delegations.v1': topic({ name: 'wayfinder.delegations.v1', schema: DelegationSignal, key: 'tenant', partitions: 6, compacted: false, retentionMs: 1 * DAY, source: 'internal' }),
   'wayfinder.anchor-changes.v1': topic({ name: 'wayfinder.anchor-changes.v1', schema: AnchorChange, key: 'task', partitions: 6, compacted: false, retentionMs: 7 * DAY, source: 'edge' }),
+  // Raw OTLP spans per trace, from the OTLP receiver to the otlp-normalizer (DESIGN §12).
+  'wayfinder.otlp.v1': topic({ name: 'wayfinder.otlp.v1', schema: OtlpTraceBatch, key: 'trace', partitions: 12, compacted: false, retentionMs: 1 * DAY, source: 'edge' }),
 } as const;
 
 export type TopicName = keyof typeof TOPICS;
@@ -75,15 +78,17 @@ export const DLQ_HEADERS = {
   attempts: 'wf-dlq-attempts',
 } as const;
 
-/** The message key of a payload on its topic: `tenantId:agentId`, `tenantId:taskId` or `tenantId`. */
+/** The message key of a payload on its topic: `tenantId:agentId`, `tenantId:taskId`, `tenantId:traceId` or `tenantId`. */
 export function keyOf<T extends TopicName>(topicName: T, payload: PayloadOf<T>): string {
   const spec = TOPICS[topicName];
-  const p = payload as { tenantId: string; agentId?: string; taskId?: string; step?: { agentId: string } };
+  const p = payload as { tenantId: string; agentId?: string; taskId?: string; traceId?: string; step?: { agentId: string } };
   switch (spec.key) {
     case 'tenant':
       return p.tenantId;
     case 'task':
       return `${p.tenantId}:${p.taskId}`;
+    case 'trace':
+      return `${p.tenantId}:${p.traceId}`;
     case 'agent':
       return `${p.tenantId}:${p.agentId ?? p.step?.agentId}`;
   }

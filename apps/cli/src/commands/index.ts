@@ -8,5 +8,6 @@ import { evalCommand } from './eval.command';
 import { benchCommand } from './bench.command';
 import { demoCommand } from './demo.command';
 import { keysCommand } from './keys.command';
+import { ingestCommand } from './ingest.command';
 
-export const COMMANDS: Command[] = [startCommand, mapCommand, topicsCommand, replayCommand, evalCommand, benchCommand, demoCommand, keysCommand];
+export const COMMANDS: Command[] = [startCommand, mapCommand, topicsCommand, replayCommand, evalCommand, benchCommand, demoCommand, keysCommand, ingestCommand];
