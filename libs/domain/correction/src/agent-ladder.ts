@@ -57,10 +57,26 @@ export interface AgentLadder {
   watches: SelfHealWatch[];
   /** Outcomes decided outside onStep (e.g. at a freeze), handed out by the next onStep. */
   pendingOutcomes: SelfHealOutcome[];
+  /** The last verified milestone seen in the positions: where a rollback goes (unless the caller knows better). */
+  checkpoint?: LadderCheckpoint;
 }
 
-export function agentKey(tenantId: string, agentId: string, runId: string | null | undefined): string {
-  return `${tenantId}\u0000${agentId}\u0000${runId ?? ''}`;
+export interface LadderCheckpoint {
+  id: string;
+  milestoneId: string;
+  seq: number;
+  /** Milestones completed at that point. */
+  completed: number;
+}
+
+/** One agent (tenant, agent), length-prefixed so that no ids can make two agents meet. */
+export function agentKey(tenantId: string, agentId: string): string {
+  return `${tenantId.length}:${tenantId}${agentId.length}:${agentId}`;
+}
+
+/** One run of an agent (null: no runId), within the agent's ladders. */
+export function runKey(runId: string | null | undefined): string {
+  return runId === null || runId === undefined ? '' : `r${runId}`;
 }
 
 export function newAgentLadder(tenantId: string, agentId: string, taskId: string, runId: string | null): AgentLadder {

@@ -35,6 +35,12 @@ export const WayfinderConfig = z.object({
   traceSampleRatio: z.coerce.number().min(0).max(1),
   /** Carry only sampled traces between hops (default), or every trace (a header on every message). */
   tracePropagation: z.enum(['sampled', 'all']),
+  /** Per-agent state of the stream services: agents idle this long are evicted from memory (kept in Redis). */
+  stateIdleTtlMs: z.coerce.number().int().min(1_000),
+  /** At most this many agents in memory per stream service (least recently used evicted first). */
+  stateMaxAgents: z.coerce.number().int().min(1),
+  /** How long the state localizer holds a step whose task has no map yet. */
+  localizerHoldMs: z.coerce.number().int().min(100).max(86_400_000),
 });
 export type WayfinderConfig = z.infer<typeof WayfinderConfig>;
 
@@ -60,6 +66,9 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   profile: 'WAYFINDER_PROFILE',
   traceSampleRatio: 'WAYFINDER_TRACE_SAMPLE_RATIO',
   tracePropagation: 'WAYFINDER_TRACE_PROPAGATION',
+  stateIdleTtlMs: 'WAYFINDER_STATE_IDLE_TTL_MS',
+  stateMaxAgents: 'WAYFINDER_STATE_MAX_AGENTS',
+  localizerHoldMs: 'WAYFINDER_LOCALIZER_HOLD_MS',
 };
 
 export type ConfigOverrides = Partial<Record<'mode' | 'services' | 'kafka' | 'redis' | 'qdrant' | 'port', string>>;
@@ -84,6 +93,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     profile: env.WAYFINDER_PROFILE ?? 'balanced',
     traceSampleRatio: env.WAYFINDER_TRACE_SAMPLE_RATIO ?? String(1 / 64),
     tracePropagation: env.WAYFINDER_TRACE_PROPAGATION ?? 'sampled',
+    stateIdleTtlMs: env.WAYFINDER_STATE_IDLE_TTL_MS ?? String(15 * 60_000),
+    stateMaxAgents: env.WAYFINDER_STATE_MAX_AGENTS ?? '200000',
+    localizerHoldMs: env.WAYFINDER_LOCALIZER_HOLD_MS ?? '5000',
   };
   const result = WayfinderConfig.safeParse(raw);
   if (result.success) return result.data;

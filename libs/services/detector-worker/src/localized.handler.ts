@@ -10,7 +10,7 @@ import type { CognitiveMap, LocalizedStep } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { DetectionEngine, DriftDetector } from '@wayfinder/detection';
 import type { Embedder } from '@wayfinder/embeddings';
-import { BUS, EMBEDDER, MAP_STORE, MapCache, POLICY_BOOK, type MapStore, type PolicyBook } from '@wayfinder/service-core';
+import { BUS, EMBEDDER, MAP_STORE, MapCache, PeriodicTask, POLICY_BOOK, STATE_SETTINGS, type MapStore, type PolicyBook, type StateSettings } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { DETECTOR_STATE_STORE, type DetectorStateStore } from './detector-state.store';
 import { DetectorWorker } from './detector-worker';
@@ -24,7 +24,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   private readonly maps: MapCache;
   private readonly metrics = navigationMetrics();
   private readonly logger = new Logger('detector-worker');
-  private timer?: NodeJS.Timeout;
+  private readonly timers: PeriodicTask[];
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -32,6 +32,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     @Inject(MAP_STORE) mapStore: MapStore,
     @Inject(EMBEDDER) embedder: Embedder,
     @Optional() @Inject(DETECTOR_STATE_STORE) stateStore?: DetectorStateStore,
+    @Optional() @Inject(STATE_SETTINGS) settings?: StateSettings,
   ) {
     this.maps = new MapCache(mapStore);
     this.engine = new DetectionEngine({
@@ -43,17 +44,22 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
       this.engine,
       stateStore,
       (deviations) => this.bus.publish('wayfinder.deviations.v1', deviations),
-      (agent) => this.logger.warn(`unreadable detector state of ${agent.tenantId}/${agent.agentId}: its detection starts over`),
+      (agent) => this.logger.warn(`unreadable detector state of ${JSON.stringify(agent.tenantId)}/${JSON.stringify(agent.agentId)}: its detection starts over`),
+      { idleTtlMs: settings?.idleTtlMs, maxAgents: settings?.maxAgents },
     );
+    const onError = (name: string, error: unknown) => this.logger.error(`${name} failed (retried on the next tick): ${(error as Error).message ?? String(error)}`);
+    this.timers = [
+      new PeriodicTask({ name: 'stagnation tick', everyMs: STAGNATION_TICK_MS, run: () => this.tick(Date.now()), onError }),
+      new PeriodicTask({ name: 'idle agent eviction', everyMs: settings?.evictEveryMs ?? 30_000, run: () => this.worker.states.evictIdle(), onError }),
+    ];
   }
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.tick(Date.now()), STAGNATION_TICK_MS);
-    this.timer.unref();
+    for (const t of this.timers) t.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  async onModuleDestroy(): Promise<void> {
+    for (const t of this.timers) await t.stop();
   }
 
   @BatchEventPattern('wayfinder.localized.v1')
@@ -74,8 +80,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   }
 
   async tick(nowMs: number): Promise<void> {
-    const deviations = this.engine.tick(nowMs);
+    const deviations = await this.worker.tick(nowMs);
     this.metrics.deviations(deviations);
-    if (deviations.length > 0) await this.bus.publish('wayfinder.deviations.v1', deviations);
   }
 }

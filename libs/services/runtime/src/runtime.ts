@@ -18,12 +18,12 @@ import { BusTransport, InProcessBus, KafkaBus, type Bus } from '@wayfinder/bus';
 import type { ServiceName, WayfinderConfig } from '@wayfinder/config';
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { kafkaCheck, redisCheck, startHealthServer, type HealthCheck, type HealthServer } from '@wayfinder/health';
-import { RedisDetectorStateStore, RedisMapStore } from '@wayfinder/redis';
+import { RedisAgentStateStore, RedisDetectorStateStore, RedisHeldSteps, RedisMapStore } from '@wayfinder/redis';
 import { CorrectionEngineModule } from '@wayfinder/service-correction-engine';
-import { InMemoryMapStore, PoliciesHandler, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
+import { AGENT_STATE_STORES, InMemoryMapStore, PoliciesHandler, PolicyBook, STATE_SETTINGS, WayfinderCoreModule, type AgentStateStores, type MapStore, type StateSettings } from '@wayfinder/service-core';
 import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-detector-worker';
 import { memoryStores, startMemoryService, type RunningMemoryService } from '@wayfinder/service-memory';
-import { StateLocalizerModule } from '@wayfinder/service-state-localizer';
+import { HELD_STEP_STORE, StateLocalizerModule } from '@wayfinder/service-state-localizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
 import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
 
@@ -110,7 +110,8 @@ async function start(
       // keep the process busy while one batch waits on the broker or Redis.
       partitionsConsumedConcurrently: 4,
     });
-  const extraProviders: Provider[] = [];
+  const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs };
+  const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }];
   const checks: Record<string, HealthCheck> = {};
   if (config.mode === 'embedded') {
     rawBus = options.bus ?? new InProcessBus();
@@ -125,6 +126,9 @@ async function start(
     closers.push(() => connection.quit());
     mapStore = new RedisMapStore(connection, { namespace: config.topicPrefix });
     extraProviders.push({ provide: DETECTOR_STATE_STORE, useValue: new RedisDetectorStateStore(connection, { namespace: config.topicPrefix }) });
+    const stores: AgentStateStores = (kind) => new RedisAgentStateStore(connection, kind, { namespace: config.topicPrefix });
+    extraProviders.push({ provide: AGENT_STATE_STORES, useValue: stores });
+    extraProviders.push({ provide: HELD_STEP_STORE, useValue: new RedisHeldSteps(connection, { namespace: config.topicPrefix }) });
     rawBus = options.bus ?? makeBus('services');
     checks.kafka = kafkaCheck(config.kafkaBrokers);
     checks.redis = redisCheck(connection);
