@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: lint, type-check, unit tests, then integration tests on a real Kafka broker and Redis.
+// `npm test`: lint, type-check, unit tests, then integration tests on a real Kafka broker and Redis, then
+// the chaos suite (services killed and restarted; a broker and Redis of its own stopped and restarted).
 // When the broker or Redis does not answer, it brings them up with deploy/local/infra-up.sh and takes
 // down only what it started. Prints one closing line `tests: N passed, N failed` and exits non-zero on
 // any failure.
@@ -59,13 +60,17 @@ if (!kafkaUp || !redisUp) {
 }
 const intJson = path.join(resultsDir, 'integration.json');
 steps.push(run('integration tests', 'npx', ['jest', '--selectProjects', 'integration', '--runInBand', '--ci', '--forceExit', '--json', `--outputFile=${intJson}`]));
+const chaosJson = path.join(resultsDir, 'chaos.json');
+steps.push(run('chaos tests', 'npx', ['jest', '--selectProjects', 'chaos', '--runInBand', '--ci', '--forceExit', '--json', `--outputFile=${chaosJson}`]));
 if (startedInfra) run('infra down', 'bash', [path.join('deploy', 'local', 'infra-down.sh')]);
 
 const unit = jestCounts(unitJson);
 const integration = jestCounts(intJson);
+const chaos = jestCounts(chaosJson);
 const failedSteps = steps.filter((ok) => !ok).length;
-const passed = unit.passed + integration.passed;
-const failed = unit.failed + integration.failed + (failedSteps > 0 && unit.failed + integration.failed === 0 ? failedSteps : 0);
-process.stdout.write(`\nunit ${unit.passed} passed, ${unit.failed} failed; integration ${integration.passed} passed, ${integration.failed} failed; steps failed: ${failedSteps}\n`);
+const passed = unit.passed + integration.passed + chaos.passed;
+const failedTests = unit.failed + integration.failed + chaos.failed;
+const failed = failedTests + (failedSteps > 0 && failedTests === 0 ? failedSteps : 0);
+process.stdout.write(`\nunit ${unit.passed} passed, ${unit.failed} failed; integration ${integration.passed} passed, ${integration.failed} failed; chaos ${chaos.passed} passed, ${chaos.failed} failed; steps failed: ${failedSteps}\n`);
 process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
 process.exit(failedSteps === 0 ? 0 : 1);

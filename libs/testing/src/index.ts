@@ -2,3 +2,4 @@ export {};
 export * from './infra/kafka';
 export * from './fleet';
 export * from './infra/wait';
+export * from './infra/service-process';

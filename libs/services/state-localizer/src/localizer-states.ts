@@ -12,7 +12,12 @@ const STATE_VERSION = 1;
 /** Tasks remembered per agent (the newest): an agent works on one task at a time. */
 const MAX_TASKS_PER_AGENT = 4;
 
-type Entry = Localizer | LocalizerSnapshot;
+interface Entry {
+  localizer: Localizer | LocalizerSnapshot;
+  /** The run and the last seq localized in it: a redelivered step is recognised, not localized again. */
+  runId: string | null;
+  lastSeq: number;
+}
 
 export class LocalizerStates implements AgentStateHolder {
   /** agent → taskId → localizer (or a stored snapshot not yet restored on its map). */
@@ -24,31 +29,45 @@ export class LocalizerStates implements AgentStateHolder {
     return this.agents.size;
   }
 
-  /** The agent's localizer on this map (restored from its snapshot, or carried to a newer map version). */
-  localizerFor(step: StepEvent, map: CognitiveMap): Localizer {
+  /** Whether this step of the agent was already localized (a redelivery after a crash). */
+  isDuplicate(step: StepEvent): boolean {
+    const entry = this.agents.get(compositeKey(step.tenantId, step.agentId))?.get(step.taskId);
+    return entry !== undefined && entry.runId === (step.runId ?? null) && step.seq <= entry.lastSeq;
+  }
+
+  /** Localizes the step with the agent's localizer on this map (restored from its snapshot, or carried to a newer map version). */
+  localize(step: StepEvent, map: CognitiveMap): ReturnType<Localizer['onStep']> {
     const key = compositeKey(step.tenantId, step.agentId);
     let tasks = this.agents.get(key);
     if (!tasks) this.agents.set(key, (tasks = new Map()));
     const entry = tasks.get(step.taskId);
+    const held = entry?.localizer;
     let localizer: Localizer;
-    if (entry instanceof Localizer && entry.map.version >= map.version) localizer = entry;
-    else if (entry) localizer = Localizer.restore(map, entry instanceof Localizer ? entry.snapshot() : entry, this.embedder);
+    if (held instanceof Localizer && held.map.version >= map.version) localizer = held;
+    else if (held) localizer = Localizer.restore(map, held instanceof Localizer ? held.snapshot() : held, this.embedder);
     else localizer = new Localizer(map, this.embedder);
     tasks.delete(step.taskId);
-    tasks.set(step.taskId, localizer);
+    const runId = step.runId ?? null;
+    const lastSeq = entry && entry.runId === runId ? Math.max(entry.lastSeq, step.seq) : step.seq;
+    tasks.set(step.taskId, { localizer, runId, lastSeq });
     while (tasks.size > MAX_TASKS_PER_AGENT) tasks.delete(tasks.keys().next().value as string);
-    return localizer;
+    return localizer.onStep(step);
   }
 
   exportAgentState(tenantId: string, agentId: string): Uint8Array | undefined {
     const tasks = this.agents.get(compositeKey(tenantId, agentId));
     if (!tasks || tasks.size === 0) return undefined;
-    const doc = { v: STATE_VERSION, tenantId, agentId, tasks: [...tasks].map(([taskId, e]) => [taskId, e instanceof Localizer ? e.snapshot() : e]) };
+    const doc = {
+      v: STATE_VERSION,
+      tenantId,
+      agentId,
+      tasks: [...tasks].map(([taskId, e]) => [taskId, { ...e, localizer: e.localizer instanceof Localizer ? e.localizer.snapshot() : e.localizer }]),
+    };
     return new TextEncoder().encode(JSON.stringify(doc));
   }
 
   importAgentState(tenantId: string, agentId: string, state: Uint8Array): void {
-    const doc = JSON.parse(new TextDecoder().decode(state)) as { v: number; tenantId: string; agentId: string; tasks: Array<[string, LocalizerSnapshot]> };
+    const doc = JSON.parse(new TextDecoder().decode(state)) as { v: number; tenantId: string; agentId: string; tasks: Array<[string, Entry]> };
     if (doc?.v !== STATE_VERSION || !Array.isArray(doc.tasks)) throw new Error(`localizer state: unsupported document version ${String(doc?.v)}`);
     if (doc.tenantId !== tenantId || doc.agentId !== agentId) throw new Error('localizer state: document of another agent');
     this.agents.set(compositeKey(tenantId, agentId), new Map(doc.tasks));

@@ -116,7 +116,8 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
         steps.forEach((step, i) => {
           const map = maps[i] ?? this.maps.peek(step.tenantId, step.taskId);
           const waiting = this.holding.has(holdKey(step));
-          if (map && !waiting) out.push(this.localize(step, map));
+          if (this.localizers.isDuplicate(step)) this.duplicate(step);
+          else if (map && !waiting) out.push(this.localize(step, map));
           else if (!map && !waiting && this.mapless.has(taskKey(step.tenantId, step.taskId))) out.push(unknown(step)); // no map is coming
           else {
             hold.push(step);
@@ -139,7 +140,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
 
   /** Steps that waited for a map longer than the hold timeout are localized as unknown. */
   async sweep(nowMs = Date.now()): Promise<void> {
-    const expired = await this.held.takeExpired(nowMs - this.holdMs);
+    const expired = onceEach(await this.held.takeExpired(nowMs - this.holdMs));
     if (expired.length === 0) return;
     for (const step of expired) {
       this.markMapless(step);
@@ -158,7 +159,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
   /** Takes the steps held for the map's task (atomically: one instance gets them) and localizes them. */
   private async release(map: CognitiveMap): Promise<void> {
     const k = taskKey(map.tenantId, map.taskId);
-    const steps = await this.held.take(map.tenantId, map.taskId);
+    const steps = onceEach(await this.held.take(map.tenantId, map.taskId));
     if (this.checked.size >= MAX_MAPLESS_TASKS) this.checked.clear();
     this.checked.add(k);
     this.heldTasks.delete(k);
@@ -167,7 +168,14 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
     try {
       await this.states.run(
         distinctAgents(steps, (s) => s),
-        () => this.publish(steps.map((step) => this.localize(step, map))),
+        async () => {
+          const out: LocalizedStep[] = [];
+          for (const step of steps) {
+            if (this.localizers.isDuplicate(step)) this.duplicate(step);
+            else out.push(this.localize(step, map));
+          }
+          if (out.length > 0) await this.publish(out);
+        },
       );
     } catch (error) {
       await this.held.putBack(steps, Date.now());
@@ -180,8 +188,14 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
     this.mapless.add(taskKey(step.tenantId, step.taskId));
   }
 
+  /** A step at or below the last one localized for its agent and run: counted and logged, not localized twice. */
+  private duplicate(step: StepEvent): void {
+    this.metrics.duplicateStep(step.tenantId, 'state-localizer', 'stale_seq');
+    this.logger.debug(`duplicate step ${JSON.stringify(step.eventId)} of ${JSON.stringify(step.tenantId)}/${JSON.stringify(step.agentId)} (seq ${step.seq}): already localized`);
+  }
+
   private localize(step: StepEvent, map: CognitiveMap): LocalizedStep {
-    const result = localized(step, this.localizers.localizerFor(step, map).onStep(step));
+    const result = localized(step, this.localizers.localize(step, map));
     this.metrics.localized(result, map.milestones.length);
     return result;
   }
@@ -197,6 +211,12 @@ function taskKey(tenantId: string, taskId: string): string {
 
 function holdKey(step: StepEvent): string {
   return compositeKey(step.tenantId, step.taskId, step.agentId);
+}
+
+/** A step redelivered while it was held (its batch was not committed) is held twice: localized once. */
+function onceEach(steps: StepEvent[]): StepEvent[] {
+  const seen = new Set<string>();
+  return steps.filter((s) => !seen.has(s.eventId) && seen.add(s.eventId));
 }
 
 function distinctMaps(maps: ReadonlyArray<CognitiveMap | undefined>): CognitiveMap[] {
