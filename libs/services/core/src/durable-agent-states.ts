@@ -106,6 +106,25 @@ export class DurableAgentStates {
     }
   }
 
+  /**
+   * Runs `read` over the agents' state restored from the store (a query: an HTTP read of an agent the
+   * stream has not touched in this process, or that was evicted); nothing is marked for writing.
+   */
+  async read<T>(agents: readonly AgentRef[], read: () => Promise<T> | T): Promise<T> {
+    const keys = agents.map(keyOf);
+    for (const k of keys) this.pinned.set(k, (this.pinned.get(k) ?? 0) + 1);
+    try {
+      if (this.store) await this.restore(agents, keys);
+      return await read();
+    } finally {
+      for (const k of keys) {
+        const n = (this.pinned.get(k) ?? 1) - 1;
+        if (n <= 0) this.pinned.delete(k);
+        else this.pinned.set(k, n);
+      }
+    }
+  }
+
   /** Agents whose state changed outside a batch (a timer): written back by the next flush. */
   markDirty(agents: readonly AgentRef[]): void {
     const at = this.now();

@@ -36,9 +36,10 @@ describe('memory service on a real Redis', () => {
     await redis.quit();
   });
 
-  it('keeps charter, STATE and checkpoints in Redis under the tenant, with a TTL', async () => {
+  it('keeps charter, STATE, checkpoints and the agent’s durable trail in Redis under the tenant, with a TTL', async () => {
     const keys = (await redis.keys(`${tenantKey(agent.tenantId)}:*`)).sort();
     expect(keys).toEqual([
+      tenantKey(agent.tenantId, 'memory-trail', 'writer-1'),
       tenantKey(agent.tenantId, 'wm', 'charter', 'report'),
       tenantKey(agent.tenantId, 'wm', 'checkpoints', 'report', 'writer-1'),
       tenantKey(agent.tenantId, 'wm', 'state', 'report', 'writer-1'),

@@ -5,7 +5,7 @@
  * In a microservice-only app the HTTP routes are simply not served; `startMemoryService` runs both.
  */
 import { Module, type DynamicModule } from '@nestjs/common';
-import { MAP_STORE } from '@wayfinder/service-core';
+import { DurableAgentStates, MAP_STORE } from '@wayfinder/service-core';
 import { AgentContextReader } from './agent-context';
 import { AgentsController } from './agents.controller';
 import { AgentTrails } from './agent-trails';
@@ -14,11 +14,14 @@ import { MemoryEventsHandler } from './memory-events.handler';
 import { MEMORY_MAPS, memoryMaps } from './memory-maps';
 import { MemoryRecorder, type MemoryRecorderOptions } from './memory-recorder';
 import type { MemoryStores } from './memory-stores';
-import { MEMORY_OPTIONS, VECTOR_STORE, WORKING_MEMORY } from './tokens';
+import { MEMORY_OPTIONS, MEMORY_TRAIL_STATES, VECTOR_STORE, WORKING_MEMORY } from './tokens';
 
 @Module({})
 export class MemoryServiceModule {
   static forRoot(stores: MemoryStores, options: Pick<MemoryRecorderOptions, 'now'> = {}): DynamicModule {
+    // With a store, the trails are bounded by DurableAgentStates (evicted agents come back from the store).
+    const trails = new AgentTrails(stores.trailStore ? Infinity : undefined);
+    const states = new DurableAgentStates(trails, stores.trailStore, { idleTtlMs: stores.idleTtlMs, maxAgents: stores.maxAgents });
     return {
       module: MemoryServiceModule,
       controllers: [MemoryEventsHandler, AgentsController, MemoriesController],
@@ -26,7 +29,8 @@ export class MemoryServiceModule {
         { provide: WORKING_MEMORY, useValue: stores.workingMemory },
         { provide: VECTOR_STORE, useValue: stores.vectorStore },
         { provide: MEMORY_MAPS, useFactory: memoryMaps, inject: [MAP_STORE] },
-        { provide: AgentTrails, useValue: new AgentTrails() },
+        { provide: AgentTrails, useValue: trails },
+        { provide: MEMORY_TRAIL_STATES, useValue: states },
         { provide: MEMORY_OPTIONS, useValue: { ...options, ...(stores.ttlMs !== undefined && { ttlMs: stores.ttlMs }) } satisfies MemoryRecorderOptions },
         MemoryRecorder,
         AgentContextReader,

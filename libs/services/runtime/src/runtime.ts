@@ -154,7 +154,15 @@ async function start(
     const memoryBus = config.mode === 'embedded' ? new InProcessBus({ broker: (rawBus as InProcessBus).broker }) : makeBus('memory');
     memory = await startMemoryService({
       bus: new TracedBus(memoryBus, tracing),
-      stores: memoryStores({ mode: config.mode, redis, qdrantUrl: config.qdrantUrl, dimension: embedder.dimension }),
+      stores: memoryStores({
+        mode: config.mode,
+        redis,
+        qdrantUrl: config.qdrantUrl,
+        dimension: embedder.dimension,
+        namespace: config.topicPrefix || undefined,
+        idleTtlMs: config.stateIdleTtlMs,
+        maxAgents: config.stateMaxAgents,
+      }),
       mapStore,
       embedder,
       port: config.memoryPort,
