@@ -14,6 +14,7 @@ import {
   messageHeaders,
   type BatchHandler,
   type Bus,
+  type DependencyGate,
   type PublishOptions,
   type RetryPolicy,
   type SubscribeOptions,
@@ -32,6 +33,8 @@ export interface KafkaBusOptions {
    */
   readonly topicPrefix?: string;
   readonly retry?: Partial<RetryPolicy>;
+  /** The handlers' dependencies: consumption pauses while they do not answer (see DependencyGate). */
+  readonly gate?: DependencyGate;
   readonly sessionTimeoutMs?: number;
   readonly heartbeatIntervalMs?: number;
   /** Partitions of one consumer handled at the same time (order stays per partition). Default 1. */
@@ -284,6 +287,7 @@ export class KafkaBus implements Bus {
         return isRunning() && !isStale();
       },
       deadLetter: (letters: DeadLetter[]) => this.deadLetter(letters),
+      gate: this.options.gate,
     };
     const records: RawRecord[] = batch.messages.map((m) => ({
       topic: logicalTopic,

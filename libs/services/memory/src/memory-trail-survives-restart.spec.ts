@@ -37,7 +37,7 @@ describe('memory trails across a restart', () => {
     await second.recorder.onMap(reportMap(agent.tenantId, agent.taskId));
     await second.states.run([agent], () => second.recorder.onLocalized(step2)); // redelivered
     expect(second.trails.peek(agent)?.lastSeq).toBe(2);
-    await second.states.run([agent], () => second.recorder.onLocalized(localized(agent, 3, { kind: 'action', action: { tool: 'write', args: { part: 1 } } }, done)));
+    await second.states.run([agent], () => second.recorder.onLocalized(localized(agent, 3, { kind: 'action', action: { tool: 'write', args: { part: 'one' } } }, done)));
     expect(second.trails.peek(agent)?.log.map((e) => e.seq)).toEqual([1, 2, 3]);
     expect((await working.getState(agent))?.text).toContain('19 and 29 dollars');
   });

@@ -14,7 +14,7 @@ import { Module, type DynamicModule, type INestMicroservice, type LoggerService,
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
-import { BusTransport, InProcessBus, KafkaBus, type Bus } from '@wayfinder/bus';
+import { BusTransport, InProcessBus, KafkaBus, type Bus, type DependencyGate } from '@wayfinder/bus';
 import type { ServiceName, WayfinderConfig } from '@wayfinder/config';
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { kafkaCheck, redisCheck, startHealthServer, type HealthCheck, type HealthServer } from '@wayfinder/health';
@@ -28,6 +28,17 @@ import { TaskParserModule } from '@wayfinder/service-task-parser';
 import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
 
 type StreamService = Exclude<ServiceName, 'memory-service'>;
+
+/** Whether Redis answers a PING within a second (false rather than waiting on ioredis' reconnects). */
+async function answers(redis: Redis): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 1_000)));
+  try {
+    return await Promise.race([redis.ping().then((r) => r === 'PONG', () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The consumer group of a service: the same whether it runs alone or co-located with others. */
 export function serviceGroupId(config: Pick<WayfinderConfig, 'groupPrefix'>, service: ServiceName): string {
@@ -99,8 +110,16 @@ async function start(
   let redis: Redis | undefined;
   let mapStore: MapStore;
   let rawBus: Bus;
+  // Back-pressure on a Redis outage: a handler failing while Redis does not answer pauses its partition
+  // (heartbeating, nothing committed or dead-lettered) until Redis answers again (DESIGN §7).
+  const gate: DependencyGate = {
+    ready: () => (redis ? answers(redis) : Promise.resolve(true)),
+    onChange: (paused, ms) =>
+      process.stderr.write(paused ? 'wayfinder: Redis does not answer: consumption paused\n' : `wayfinder: Redis answers again after ${ms} ms: consumption resumed\n`),
+  };
   const makeBus = (clientSuffix: string): Bus =>
     new KafkaBus({
+      gate,
       brokers: config.kafkaBrokers,
       clientId: `${config.kafkaClientId}-${clientSuffix}`,
       topicPrefix: config.topicPrefix,
