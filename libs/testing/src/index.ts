@@ -3,3 +3,4 @@ export * from './infra/kafka';
 export * from './fleet';
 export * from './infra/wait';
 export * from './infra/service-process';
+export * from './infra/own-redis';
