@@ -44,6 +44,11 @@ export interface KafkaBusOptions {
   /** kafkajs log level (default WARN) and where its lines go (default stderr). */
   readonly logLevel?: LogLevel;
   readonly log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string) => void;
+  /**
+   * Told when a consumer crashed and kafkajs will not restart it: the process consumes nothing more in
+   * that group, so the caller should stop cleanly (and be restarted) rather than run on deaf.
+   */
+  readonly onFatal?: (error: Error) => void;
 }
 
 /** A publish waiting for its produce request. */
@@ -244,6 +249,7 @@ export class KafkaBus implements Bus {
     consumer.on(consumer.events.CRASH, (event) => {
       const { error, restart } = event.payload;
       this.log('error', `consumer ${group.groupId} crashed (${restart ? 'restarting' : 'not restarting'}): ${messageOf(error)}`);
+      if (!restart) this.options.onFatal?.(error instanceof Error ? error : new Error(messageOf(error)));
     });
     await consumer.connect();
     const topics = [...group.topics.keys()];
@@ -330,9 +336,21 @@ export class KafkaBus implements Bus {
 /** Below the broker's default message.max.bytes (1 MiB) for one partition's batch. */
 const MAX_REQUEST_BYTES = 512 * 1024;
 
+/** Bytes of a message on the wire, roughly: value, key and headers (DLQ messages carry kilobytes of headers). */
 function messageSize(m: Message): number {
-  return (m.value?.length ?? 0) + (typeof m.key === 'string' ? m.key.length : (m.key?.length ?? 0));
+  let bytes = (m.value?.length ?? 0) + (typeof m.key === 'string' ? m.key.length : (m.key?.length ?? 0)) + RECORD_OVERHEAD;
+  if (m.headers) {
+    for (const [name, value] of Object.entries(m.headers)) {
+      bytes += name.length + RECORD_OVERHEAD;
+      if (Array.isArray(value)) for (const v of value) bytes += v.length;
+      else if (value !== undefined) bytes += value.length;
+    }
+  }
+  return bytes;
 }
+
+/** Per-record (and per-header) framing on the wire: varints, attributes, deltas. */
+const RECORD_OVERHEAD = 16;
 
 function sizeOf(messages: readonly Message[]): number {
   let bytes = 0;

@@ -83,6 +83,8 @@ export interface StartOptions {
   /** Use this bus instead of building one from the configuration (tests, the demo). */
   bus?: Bus;
   logger?: LoggerService | false;
+  /** Told when the bus can no longer consume (a consumer crashed for good): the caller stops the process. */
+  onFatal?: (error: Error) => void;
 }
 
 export async function startServices(config: WayfinderConfig, options: StartOptions = {}): Promise<RunningServices> {
@@ -120,6 +122,7 @@ async function start(
   const makeBus = (clientSuffix: string): Bus =>
     new KafkaBus({
       gate,
+      onFatal: options.onFatal,
       brokers: config.kafkaBrokers,
       clientId: `${config.kafkaClientId}-${clientSuffix}`,
       topicPrefix: config.topicPrefix,

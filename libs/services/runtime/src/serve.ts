@@ -33,7 +33,12 @@ export async function serveUntilStopped(config: WayfinderConfig, version: string
   const failed = new Promise<number>((resolve) => (fail = resolve));
   const uninstall = installProcessHandlers(log, (code) => fail(code));
   const telemetry = startTelemetry({ serviceName: `wayfinder-${[...config.services].sort().join('+')}`, serviceVersion: version });
-  const running = await startServices(config);
+  const running = await startServices(config, {
+    onFatal: (error) => {
+      log(`wayfinder: a consumer stopped for good (${error.message}): stopping so that the process is restarted`);
+      fail(1);
+    },
+  });
   const where = [
     config.mode === 'distributed' ? `on ${config.kafkaBrokers.join(',')}` : 'in process',
     running.health ? `health http://127.0.0.1:${running.health.port}/health/ready` : '',
