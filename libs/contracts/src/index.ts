@@ -5,3 +5,4 @@ export * from './task';
 export * from './navigation';
 export * from './policy';
 export * from './topics';
+export * from './keys';

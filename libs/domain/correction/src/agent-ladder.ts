@@ -3,7 +3,7 @@
  * milestone (corrections and rollbacks used, the open episode, the last rung used per pattern for
  * relapses), pending self-heal watches, and the bounded history an escalation report needs.
  */
-import type { Correction, Deviation, Escalation } from '@wayfinder/contracts';
+import { compositeKey, type Correction, type Deviation, type Escalation } from '@wayfinder/contracts';
 import type { Rung } from './ladder';
 import type { ProgressMark, SelfHealOutcome } from './self-heal';
 
@@ -69,9 +69,9 @@ export interface LadderCheckpoint {
   completed: number;
 }
 
-/** One agent (tenant, agent), length-prefixed so that no ids can make two agents meet. */
+/** One agent (tenant, agent), in the one composite-key encoding: no ids can make two agents meet. */
 export function agentKey(tenantId: string, agentId: string): string {
-  return `${tenantId.length}:${tenantId}${agentId.length}:${agentId}`;
+  return compositeKey(tenantId, agentId);
 }
 
 /** One run of an agent (null: no runId), within the agent's ladders. */

@@ -1,4 +1,5 @@
 /** WorkingMemory in process memory: the embedded default and the reference for the Redis adapter. */
+import { compositeKey } from '@wayfinder/contracts';
 import type { Charter } from './charter';
 import { assertScope, type AgentScope, type Checkpoint, type StateSnapshot, type TaskScope, type WorkingMemory } from './working-memory.port';
 
@@ -16,11 +17,11 @@ interface Entry<T> {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function taskKey(scope: TaskScope): string {
-  return JSON.stringify([scope.tenantId, scope.taskId]);
+  return compositeKey(scope.tenantId, scope.taskId);
 }
 
 function agentKey(scope: AgentScope): string {
-  return JSON.stringify([scope.tenantId, scope.taskId, scope.agentId]);
+  return compositeKey(scope.tenantId, scope.taskId, scope.agentId);
 }
 
 export class InMemoryWorkingMemory implements WorkingMemory {

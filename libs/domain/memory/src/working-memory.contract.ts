@@ -112,6 +112,26 @@ export function workingMemoryContract(make: MakeWorkingMemory): void {
       expect(await h.memory.listCheckpoints(a)).toEqual([cp('c1', 4)]);
     });
 
+    it('never lets tenants with colliding composite ids (":", "%", NUL, "{") see each other’s entries', async () => {
+      const run = `${Date.now().toString(36)}-${++unique}`;
+      const pairs: Array<[AgentScope, AgentScope]> = [
+        [{ tenantId: `a:${run}`, taskId: 'b:c', agentId: 'd' }, { tenantId: `a:${run}:b`, taskId: 'c', agentId: 'd' }],
+        [{ tenantId: `p%3a${run}`, taskId: 't', agentId: 'x' }, { tenantId: `p:${run}`, taskId: 't', agentId: 'x' }],
+        [{ tenantId: `n${run}`, taskId: 't\u0000u', agentId: 'v' }, { tenantId: `n${run}`, taskId: 't', agentId: 'u\u0000v' }],
+        [{ tenantId: `{b}${run}`, taskId: 't', agentId: 'z' }, { tenantId: `b${run}`, taskId: 't', agentId: 'z' }],
+      ];
+      for (const [first, second] of pairs) {
+        await h.memory.setCharter(first, charter('first'));
+        await h.memory.putState(first, { seq: 3, text: 'first state' });
+        await h.memory.pushCheckpoint(first, cp('first-cp', 3));
+        expect(await h.memory.getCharter(second)).toBeUndefined();
+        expect(await h.memory.getState(second)).toBeUndefined();
+        expect(await h.memory.listCheckpoints(second)).toEqual([]);
+        expect(await rollbackTo(h.memory, second, 'first-cp')).toBeUndefined();
+        expect((await h.memory.listCheckpoints(first)).map((c) => c.id)).toEqual(['first-cp']);
+      }
+    });
+
     it('keeps STATE and checkpoints per agent', async () => {
       const { a, a2 } = scopes();
       await h.memory.putState(a, { seq: 1, text: 'agent 1' });

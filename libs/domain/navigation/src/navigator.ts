@@ -3,7 +3,7 @@
  * (when one is known) → localization → detection → correction. Pure: no I/O, no clock; `replay`,
  * `eval trail` and the embedded services feed it steps in order and publish what it returns.
  */
-import type { CognitiveMap, Correction, Deviation, Escalation, Position, StepEvent } from '@wayfinder/contracts';
+import { compositeKey, type CognitiveMap, type Correction, type Deviation, type Escalation, type Position, type StepEvent } from '@wayfinder/contracts';
 import type { SelfHealOutcome } from '@wayfinder/correction';
 import type { CorrectionStage, LocalizationStage, NavigationStages } from './navigation-ports';
 
@@ -25,7 +25,7 @@ export class Navigator {
 
   /** Installs (or replaces, when a newer version arrives) the map of a task. */
   setMap(tenantId: string, map: CognitiveMap): void {
-    const key = `${tenantId}:${map.taskId}`;
+    const key = compositeKey(tenantId, map.taskId);
     const current = this.maps.get(key);
     if (current && current.version > map.version) return;
     this.maps.set(key, map);
@@ -33,11 +33,11 @@ export class Navigator {
   }
 
   mapOf(tenantId: string, taskId: string): CognitiveMap | undefined {
-    return this.maps.get(`${tenantId}:${taskId}`);
+    return this.maps.get(compositeKey(tenantId, taskId));
   }
 
   onStep(step: StepEvent): NavigationResult {
-    const map = this.maps.get(`${step.tenantId}:${step.taskId}`);
+    const map = this.maps.get(compositeKey(step.tenantId, step.taskId));
     const localized = map ? this.localizerOf(step, map).onStep(step) : undefined;
     const deviations = this.stages.detection.onStep(step, localized);
     const result: NavigationResult = { deviations, corrections: [], escalations: [], selfHeals: [] };
@@ -57,14 +57,14 @@ export class Navigator {
     const result: NavigationResult = { deviations, corrections: [], escalations: [], selfHeals: [] };
     const correction = this.stages.correction;
     if (correction) {
-      for (const deviation of deviations) correct(correction, deviation, this.maps.get(`${deviation.tenantId}:${deviation.taskId}`), result);
+      for (const deviation of deviations) correct(correction, deviation, this.maps.get(compositeKey(deviation.tenantId, deviation.taskId)), result);
     }
     return result;
   }
 
   private localizerOf(step: StepEvent, map: CognitiveMap): LocalizationStage {
     // Position is per agent on a task; sub-agent runs of the same agent share it.
-    const key = `${step.tenantId}:${step.taskId}\u0000${step.agentId}`;
+    const key = compositeKey(step.tenantId, step.taskId, step.agentId);
     let localizer = this.localizers.get(key);
     if (!localizer) {
       localizer = this.stages.localizerFor ? this.stages.localizerFor(map) : unlocalized;
@@ -74,7 +74,7 @@ export class Navigator {
   }
 
   private dropLocalizersOf(taskKey: string): void {
-    const prefix = `${taskKey}\u0000`;
+    const prefix = taskKey; // length-prefixed: the task's key is a prefix of its agents' keys only
     for (const key of [...this.localizers.keys()]) if (key.startsWith(prefix)) this.localizers.delete(key);
   }
 }

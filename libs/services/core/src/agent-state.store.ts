@@ -4,6 +4,8 @@
  * mode (`RedisAgentStateStore` of @wayfinder/redis), in memory in tests. Every adapter passes
  * `agentStateStoreContract` (agent-state.store.contract.ts).
  */
+import { compositeKey } from '@wayfinder/contracts';
+
 export interface AgentRef {
   readonly tenantId: string;
   readonly agentId: string;
@@ -68,12 +70,4 @@ function refKey(ref: AgentRef): string {
   return compositeKey(ref.tenantId, ref.agentId);
 }
 
-/**
- * The one encoding of composite in-memory keys (DESIGN §7): each part length-prefixed, so no id, whatever
- * characters it holds (':', '%', NUL), can make two different tuples meet. Redis keys use `tenantKey`.
- */
-export function compositeKey(...parts: readonly string[]): string {
-  let key = '';
-  for (const part of parts) key += `${part.length}:${part}`;
-  return key;
-}
+export { compositeKey };
