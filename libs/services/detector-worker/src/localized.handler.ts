@@ -39,6 +39,10 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
       embedder,
       policyFor: (step) => this.policies.contextFor(step, this.maps.peek(step.tenantId, step.taskId)),
       extraDetectors: [new DriftDetector(embedder)],
+      onDuplicate: (step, reason) => {
+        this.metrics.duplicateStep(step.tenantId, 'detector-worker', reason);
+        this.logger.debug(`duplicate step ${JSON.stringify(step.eventId)} of ${JSON.stringify(step.tenantId)}/${JSON.stringify(step.agentId)} (seq ${step.seq}, ${reason}): not applied again`);
+      },
     });
     this.worker = new DetectorWorker(
       this.engine,
