@@ -46,6 +46,26 @@ export class InMemoryWorkingMemory implements WorkingMemory {
     this.charters.set(taskKey(scope), this.entry(clone(charter)));
   }
 
+  async updateCharter(scope: TaskScope, update: (current: Charter | undefined) => Charter | undefined): Promise<Charter | undefined> {
+    assertScope(scope, false);
+    // No await between the read and the write: atomic in one process.
+    const current = clone(this.live(this.charters, taskKey(scope)));
+    const next = update(current);
+    if (next === undefined) return current;
+    this.charters.set(taskKey(scope), this.entry(clone(next)));
+    return clone(next);
+  }
+
+  async rollbackTo(scope: AgentScope, checkpointId: string): Promise<Checkpoint | undefined> {
+    assertScope(scope, true);
+    const key = agentKey(scope);
+    const stack = this.live(this.stacks, key);
+    const index = stack?.findIndex((c) => c.id === checkpointId) ?? -1;
+    if (!stack || index < 0) return undefined;
+    this.stacks.set(key, this.entry(stack.slice(0, index + 1)));
+    return { ...stack[index] };
+  }
+
   async getState(scope: AgentScope): Promise<StateSnapshot | undefined> {
     assertScope(scope, true);
     return clone(this.live(this.states, agentKey(scope)));

@@ -132,6 +132,24 @@ export function workingMemoryContract(make: MakeWorkingMemory): void {
       }
     });
 
+    it('updates the charter atomically: concurrent appends are all kept, each with its own number', async () => {
+      const { a } = scopes();
+      await h.memory.setCharter(a, charter('goal'));
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          h.memory.updateCharter(a, (current) => {
+            const base = current ?? charter('goal');
+            const n = Math.max(0, ...base.constraints.map((c) => c.n)) + 1;
+            return { ...base, constraints: [...base.constraints, { n, text: `rule ${i}`, source: 'feedback' }] };
+          }),
+        ),
+      );
+      const stored = await h.memory.getCharter(a);
+      expect(stored?.constraints.map((c) => c.text).sort()).toEqual(['Only use public sources', ...Array.from({ length: 8 }, (_, i) => `rule ${i}`)].sort());
+      expect(new Set(stored?.constraints.map((c) => c.n)).size).toBe(9);
+      expect(await h.memory.updateCharter(a, () => undefined)).toEqual(stored);
+    });
+
     it('keeps STATE and checkpoints per agent', async () => {
       const { a, a2 } = scopes();
       await h.memory.putState(a, { seq: 1, text: 'agent 1' });
