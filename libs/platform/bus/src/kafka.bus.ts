@@ -7,7 +7,7 @@
  * retry pauses, and a stop finishes the in-flight chunk and commits it before leaving the group.
  */
 import { dlqTopicOf, keyOf, type PayloadOf, type TopicName } from '@wayfinder/contracts';
-import { Kafka, logLevel as LogLevel, PartitionAssigners, Partitioners, type Consumer, type EachBatchPayload, type LogEntry, type Message, type Producer } from 'kafkajs';
+import { Kafka, logLevel as LogLevel, PartitionAssigners, Partitioners, type Consumer, type EachBatchPayload, type KafkaConfig, type LogEntry, type Message, type Producer } from 'kafkajs';
 import {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_RETRY_POLICY,
@@ -26,6 +26,8 @@ import { deliverBatch, type DeadLetter, type RawRecord, type Subscription } from
 export interface KafkaBusOptions {
   readonly brokers: readonly string[];
   readonly clientId?: string;
+  /** TLS and SASL of the Kafka clients (kafkajs `ssl`/`sasl`; see kafkaSecurity of @wayfinder/config). */
+  readonly security?: { readonly ssl?: unknown; readonly sasl?: unknown };
   /**
    * Namespace prepended to every topic name and consumer group id on the broker
    * (`<prefix>wayfinder.steps.v1`), e.g. one per environment or per test run. Handlers still see the
@@ -98,6 +100,7 @@ export class KafkaBus implements Bus {
     this.kafka = new Kafka({
       clientId: options.clientId ?? 'wayfinder',
       brokers: [...options.brokers],
+      ...(securityOf(options.security)),
       logLevel: options.logLevel ?? LogLevel.WARN,
       logCreator: () => (entry: LogEntry) => this.kafkaLog(entry),
       connectionTimeout: 3_000,
@@ -391,6 +394,12 @@ function takeRequest(outbox: Outgoing[], maxBytes: number): Outgoing[] {
     break;
   }
   return taken;
+}
+
+/** kafkajs' `ssl`/`sasl` client options from a KafkaSecurity (typed loosely: the config builds it). */
+export function securityOf(security: KafkaBusOptions['security']): Pick<KafkaConfig, 'ssl' | 'sasl'> {
+  if (!security) return {};
+  return { ...(security.ssl !== undefined && { ssl: security.ssl as KafkaConfig['ssl'] }), ...(security.sasl !== undefined && { sasl: security.sasl as KafkaConfig['sasl'] }) };
 }
 
 function sleep(ms: number): Promise<void> {

@@ -7,7 +7,7 @@ import { InProcessBus } from '@wayfinder/bus';
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { tenantKey } from '@wayfinder/redis';
 import { memoryStores } from './memory-stores';
-import { request, seedAgent, type AgentRef, type EmbeddedMemoryService } from './memory-service.testing';
+import { request, seedAgent, testTenantOfKey, type AgentRef, type EmbeddedMemoryService } from './memory-service.testing';
 import { startMemoryService } from './start-memory-service';
 
 const url = process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -24,7 +24,7 @@ describe('memory service on a real Redis', () => {
     const bus = new InProcessBus();
     const embedder = new HashingEmbedder();
     const stores = memoryStores({ mode: 'distributed', redis, dimension: embedder.dimension, ttlMs: 60_000, warn: () => undefined });
-    const running = await startMemoryService({ bus, stores, embedder, logger: false });
+    const running = await startMemoryService({ bus, stores, embedder, logger: false, apiKeys: testTenantOfKey });
     service = { ...running, bus, stores };
     await seedAgent(service, agent);
   });

@@ -17,6 +17,8 @@ export interface MemoryStoresConfig {
   /** Required in distributed mode. */
   redis?: Redis;
   qdrantUrl?: string;
+  /** Sent with every Qdrant request (WAYFINDER_QDRANT_API_KEY). */
+  qdrantApiKey?: string;
   /** The embedder's dimension: the vector index refuses vectors of any other length. */
   dimension: number;
   /** Working-memory entries expire this long after their last write (default 24 h). */
@@ -58,7 +60,7 @@ export function memoryStores(config: MemoryStoresConfig): MemoryStores {
       workingMemory,
       ttlMs,
       ...durable,
-      vectorStore: new QdrantVectorStore({ url: config.qdrantUrl, dimension: config.dimension, collection: config.qdrantCollection }),
+      vectorStore: new QdrantVectorStore({ url: config.qdrantUrl, apiKey: config.qdrantApiKey, dimension: config.dimension, collection: config.qdrantCollection }),
     };
   }
   (config.warn ?? console.warn)(

@@ -15,7 +15,7 @@ import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
 import { BusTransport, InProcessBus, KafkaBus, type Bus, type DependencyGate } from '@wayfinder/bus';
-import type { ServiceName, WayfinderConfig } from '@wayfinder/config';
+import { kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { kafkaCheck, redisCheck, startHealthServer, type HealthCheck, type HealthServer } from '@wayfinder/health';
 import { RedisAgentStateStore, RedisDetectorStateStore, RedisHeldSteps, RedisMapStore } from '@wayfinder/redis';
@@ -119,8 +119,10 @@ async function start(
     onChange: (paused, ms) =>
       process.stderr.write(paused ? 'wayfinder: Redis does not answer: consumption paused\n' : `wayfinder: Redis answers again after ${ms} ms: consumption resumed\n`),
   };
+  const security = config.mode === 'distributed' ? kafkaSecurity(config) : {};
   const makeBus = (clientSuffix: string): Bus =>
     new KafkaBus({
+      security,
       gate,
       onFatal: options.onFatal,
       brokers: config.kafkaBrokers,
@@ -152,7 +154,7 @@ async function start(
     extraProviders.push({ provide: AGENT_STATE_STORES, useValue: stores });
     extraProviders.push({ provide: HELD_STEP_STORE, useValue: new RedisHeldSteps(connection, { namespace: config.topicPrefix }) });
     rawBus = options.bus ?? makeBus('services');
-    checks.kafka = kafkaCheck(config.kafkaBrokers);
+    checks.kafka = kafkaCheck(config.kafkaBrokers, undefined, security as Parameters<typeof kafkaCheck>[2]);
     checks.redis = redisCheck(connection);
   }
   const system = config.mode === 'embedded' ? 'in-process' : 'kafka';
@@ -180,6 +182,7 @@ async function start(
         mode: config.mode,
         redis,
         qdrantUrl: config.qdrantUrl,
+        qdrantApiKey: config.qdrantApiKey,
         dimension: embedder.dimension,
         namespace: config.topicPrefix || undefined,
         idleTtlMs: config.stateIdleTtlMs,
@@ -188,6 +191,7 @@ async function start(
       mapStore,
       embedder,
       port: config.memoryPort,
+      apiKeys: config.memoryApiKeys,
       groupId: serviceGroupId(config, 'memory-service'),
       instanceId,
       logger: options.logger === false ? false : undefined,
@@ -231,7 +235,7 @@ async function start(
         // Lag of the service's own group; the compacted topics are read by per-instance groups.
         topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted),
       }));
-      const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, topicPrefix: config.topicPrefix, groups });
+      const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, security, topicPrefix: config.topicPrefix, groups });
       metrics.observeConsumerLag(lag.readings);
       lag.start();
       closers.push(async () => lag.stop());
