@@ -1,5 +1,6 @@
-// Two Jest projects: `unit` (*.spec.ts, pure and in-process) and `integration` (*.int-spec.ts, on the real
-// Kafka broker and Redis brought up by deploy/local). `npm test` runs both; see deploy/local/test-all.mjs.
+// Three Jest projects: `unit` (*.spec.ts, pure and in-process), `integration` (*.int-spec.ts, on the real
+// Kafka broker and Redis brought up by deploy/local) and `chaos` (*.chaos-spec.ts, faults on real
+// infrastructure). `npm test` runs all three; see deploy/local/test-all.mjs.
 const preset = require('./jest.preset');
 
 module.exports = {
@@ -7,5 +8,7 @@ module.exports = {
   projects: [
     { ...preset, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
     { ...preset, displayName: 'integration', testMatch: ['**/*.int-spec.ts'], slowTestThreshold: 60 },
+    // Faults on real infrastructure: services SIGKILLed and restarted, a broker and Redis of their own stopped.
+    { ...preset, displayName: 'chaos', testMatch: ['**/*.chaos-spec.ts'], slowTestThreshold: 120 },
   ],
 };

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: lint, type-check, the embedding models' fetch (once), unit tests, then integration tests on a real Kafka broker and Redis.
+// `npm test`: lint, type-check, the embedding models' fetch (once), unit tests, then integration tests on a
+// real Kafka broker and Redis, the Python client's tests against a real gateway, then the chaos suite
+// (services killed and restarted; a broker and Redis of its own stopped and restarted).
 // When the broker or Redis does not answer, it brings them up with deploy/local/infra-up.sh and takes
 // down only what it started. Prints one closing line `tests: N passed, N failed` and exits non-zero on
 // any failure.
@@ -83,14 +85,17 @@ const intJson = path.join(resultsDir, 'integration.json');
 steps.push(run('integration tests', 'npx', ['jest', '--selectProjects', 'integration', '--runInBand', '--ci', '--forceExit', '--json', `--outputFile=${intJson}`]));
 const python = pythonClientTests();
 steps.push(python.ok);
+const chaosJson = path.join(resultsDir, 'chaos.json');
+steps.push(run('chaos tests', 'npx', ['jest', '--selectProjects', 'chaos', '--runInBand', '--ci', '--forceExit', '--json', `--outputFile=${chaosJson}`]));
 if (startedInfra) run('infra down', 'bash', [path.join('deploy', 'local', 'infra-down.sh')]);
 
 const unit = jestCounts(unitJson);
 const integration = jestCounts(intJson);
+const chaos = jestCounts(chaosJson);
 const failedSteps = steps.filter((ok) => !ok).length;
-const passed = unit.passed + integration.passed + python.passed;
-const testFailures = unit.failed + integration.failed + python.failed;
+const passed = unit.passed + integration.passed + python.passed + chaos.passed;
+const testFailures = unit.failed + integration.failed + python.failed + chaos.failed;
 const failed = testFailures + (failedSteps > 0 && testFailures === 0 ? failedSteps : 0);
-process.stdout.write(`\nunit ${unit.passed} passed, ${unit.failed} failed; integration ${integration.passed} passed, ${integration.failed} failed; python ${python.passed} passed, ${python.failed} failed; steps failed: ${failedSteps}\n`);
+process.stdout.write(`\nunit ${unit.passed} passed, ${unit.failed} failed; integration ${integration.passed} passed, ${integration.failed} failed; python ${python.passed} passed, ${python.failed} failed; chaos ${chaos.passed} passed, ${chaos.failed} failed; steps failed: ${failedSteps}\n`);
 process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
 process.exit(failedSteps === 0 ? 0 : 1);

@@ -9,3 +9,4 @@ export * from './topics';
 export * from './anchor-change';
 export * from './delegation';
 export * from './otlp';
+export * from './keys';

@@ -25,6 +25,11 @@ export const LoopSettings = z.object({
   errorRepeatCritical: count,
   postCompactionWindow: count,
   pollTools: globs,
+  /**
+   * An agent that starts over at seq 0 under the same runId at least this long (ms, by step time) after
+   * its last step is a new run, not a redelivery (default 60,000).
+   */
+  runRestartGapMs: z.number().int().positive().optional(),
 });
 
 export const NearDuplicateSettings = z.object({

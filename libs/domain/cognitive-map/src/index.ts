@@ -1,5 +1,6 @@
 /** Cognitive maps: task parsing, validation, validators, localization, goal board and STATE rendering. */
 export * from './result';
+export { compileSafePattern, MAX_PATTERN_INPUT, type CompiledPattern, type SafePattern } from './safe-pattern';
 export { parseGoal, mergeTail, linearMilestones, defaultValidator, type ParsedGoal, type SegmentStrategy } from './goal-parser';
 export { parseTask, mapEventId } from './task-parser';
 export { validateMap, topologicalOrder, type MilestoneNode } from './map-validation';

@@ -8,6 +8,7 @@ import { extractConstraintTexts, numberConstraints } from './constraints';
 import { defaultValidator, parseGoal } from './goal-parser';
 import { stableId } from './ids';
 import { validateMap } from './map-validation';
+import { compileSafePattern } from './safe-pattern';
 import { err, ok, type MapError, type Result } from './result';
 
 /** Deterministic event id of a map version: re-publishing the same version is idempotent downstream. */
@@ -52,6 +53,11 @@ export function parseTask(spec: TaskSpec): Result<CognitiveMap, MapError> {
   const valid = validateMap(milestones);
   if (!valid.ok) return err(valid.error);
 
+  const unsafe = milestones.flatMap((m) => regexProblems(m.validator).map((problem) => ({ id: m.id, problem })));
+  if (unsafe.length > 0) {
+    return err({ code: 'invalid_spec', ids: [...new Set(unsafe.map((u) => u.id))], message: `validator regex of milestone ${unsafe[0].id}: ${unsafe[0].problem}` });
+  }
+
   const anchorIds = new Set(anchors.map((a) => a.id));
   const badAnchorRefs = milestones.filter((m) => referencedAnchors(m.validator).some((id) => !anchorIds.has(id)));
   if (badAnchorRefs.length > 0) {
@@ -76,6 +82,16 @@ export function parseTask(spec: TaskSpec): Result<CognitiveMap, MapError> {
     ...(spec.maxSteps !== undefined ? { maxSteps: spec.maxSteps } : {}),
     ...(spec.expectedStepMs !== undefined ? { expectedStepMs: spec.expectedStepMs } : {}),
   });
+}
+
+/** Why each regex of a validator cannot run safely (RE2 cannot compile it), if any. */
+function regexProblems(v: Milestone['validator']): string[] {
+  if (v.type === 'regex') {
+    const compiled = compileSafePattern(v.pattern, v.flags);
+    return compiled.ok ? [] : [compiled.error];
+  }
+  if (v.type === 'all' || v.type === 'any') return v.of.flatMap(regexProblems);
+  return [];
 }
 
 function referencedAnchors(v: Milestone['validator']): string[] {

@@ -1,8 +1,10 @@
 /**
  * Declarative validators evaluated against one step (DESIGN §5.1). Small and cheap on purpose: no
- * validator throws, a bad regex is simply false, and counts come from the anchor tallies.
+ * validator throws, a bad regex is simply false, and counts come from the anchor tallies. Tenants' regexes
+ * run with RE2 semantics (safe-pattern.ts): linear time, so no pattern can stall a shared worker.
  */
 import type { JsonValue, StepEvent, Validator } from '@wayfinder/contracts';
+import { compileSafePattern, type SafePattern } from './safe-pattern';
 import { stepText } from './step-text';
 
 export interface ValidatorContext {
@@ -14,18 +16,15 @@ export interface ValidatorContext {
   anchorTargets?: Readonly<Record<string, number>>;
 }
 
-const regexCache = new Map<string, RegExp | null>();
+const regexCache = new Map<string, SafePattern | null>();
 const REGEX_CACHE_MAX = 1024;
 
-function compile(pattern: string, flags = ''): RegExp | null {
+function compile(pattern: string, flags = ''): SafePattern | null {
   const key = `${flags}/${pattern}`;
   let re = regexCache.get(key);
   if (re === undefined) {
-    try {
-      re = new RegExp(pattern, flags.replace(/[^imsu]/g, ''));
-    } catch {
-      re = null;
-    }
+    const compiled = compileSafePattern(pattern, flags);
+    re = compiled.ok ? compiled.pattern : null;
     if (regexCache.size >= REGEX_CACHE_MAX) regexCache.clear();
     regexCache.set(key, re);
   }

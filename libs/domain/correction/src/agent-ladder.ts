@@ -3,7 +3,7 @@
  * milestone (corrections and rollbacks used, the open episode, the last rung used per pattern for
  * relapses), pending self-heal watches, and the bounded history an escalation report needs.
  */
-import type { Correction, Deviation, Escalation } from '@wayfinder/contracts';
+import { compositeKey, type Correction, type Deviation, type Escalation } from '@wayfinder/contracts';
 import type { Rung } from './ladder';
 import type { ProgressMark, SelfHealOutcome } from './self-heal';
 
@@ -57,10 +57,26 @@ export interface AgentLadder {
   watches: SelfHealWatch[];
   /** Outcomes decided outside onStep (e.g. at a freeze), handed out by the next onStep. */
   pendingOutcomes: SelfHealOutcome[];
+  /** The last verified milestone seen in the positions: where a rollback goes (unless the caller knows better). */
+  checkpoint?: LadderCheckpoint;
 }
 
-export function agentKey(tenantId: string, agentId: string, runId: string | null | undefined): string {
-  return `${tenantId}\u0000${agentId}\u0000${runId ?? ''}`;
+export interface LadderCheckpoint {
+  id: string;
+  milestoneId: string;
+  seq: number;
+  /** Milestones completed at that point. */
+  completed: number;
+}
+
+/** One agent (tenant, agent), in the one composite-key encoding: no ids can make two agents meet. */
+export function agentKey(tenantId: string, agentId: string): string {
+  return compositeKey(tenantId, agentId);
+}
+
+/** One run of an agent (null: no runId), within the agent's ladders. */
+export function runKey(runId: string | null | undefined): string {
+  return runId === null || runId === undefined ? '' : `r${runId}`;
 }
 
 export function newAgentLadder(tenantId: string, agentId: string, taskId: string, runId: string | null): AgentLadder {

@@ -21,6 +21,7 @@ import {
 } from '@wayfinder/contracts';
 import {
   agentKey,
+  runKey,
   type AgentLadder,
   type Episode,
   MAX_REPORTED_CORRECTIONS,
@@ -32,6 +33,7 @@ import {
   rememberDeviation,
   type SelfHealWatch,
 } from './agent-ladder';
+import { decodeLadders, encodeLadders } from './agent-ladder-state';
 import { deterministicId } from './event-id';
 import { buildHintText } from './hint-text';
 import { actionOf, clampRung, CRITICAL, entryRung, isHardStop, MILD, MODERATE, patternOf, type Rung, severityOf } from './ladder';
@@ -41,7 +43,10 @@ import { markOf, progressedSince, type SelfHealOutcome } from './self-heal';
 export interface CorrectionContext {
   policy: PolicySettings;
   map?: CognitiveMap;
-  /** The last verified milestone checkpoint (from working memory); rollbacks go back to it. */
+  /**
+   * The last verified milestone checkpoint, when the caller knows it (working memory); rollbacks go back
+   * to it. Without it, the engine uses the last milestone completed in the positions it was fed.
+   */
   lastCheckpoint?: { id: string; milestoneId: string; seq: number };
 }
 
@@ -65,11 +70,14 @@ export interface CorrectionDecision {
 /** A correction cites at most this many deviations (the ones since the previous correction). */
 const MAX_CITED_DEVIATIONS = 64;
 const MAX_REASON = 4096;
+/** Runs of one agent kept (the newest): late deviations of a run that just ended still find its ladder. */
+const MAX_RUNS_PER_AGENT = 3;
 
 type CorrectionBase = Omit<Extract<Correction, { action: 'hint' }>, 'action' | 'hint'>;
 
 export class CorrectionEngine {
-  private readonly agents = new Map<string, AgentLadder>();
+  /** agent (tenant, agent) → run → ladder. */
+  private readonly agents = new Map<string, Map<string, AgentLadder>>();
   private readonly now: () => number;
   private readonly counters: CorrectionStats = { corrections: 0, selfHeals: 0, selfHealFailures: 0, escalations: 0 };
 
@@ -83,6 +91,10 @@ export class CorrectionEngine {
     const outcomes = agent.pendingOutcomes.splice(0);
     if (step.seq <= agent.lastStepSeq) return outcomes; // a redelivered step decides nothing twice
     agent.lastStepSeq = step.seq;
+    if (position && position.completed.length > (agent.checkpoint?.completed ?? 0)) {
+      const milestoneId = position.completed[position.completed.length - 1];
+      agent.checkpoint = { id: `cp:${step.taskId}:${milestoneId}:${step.seq}`, milestoneId, seq: step.seq, completed: position.completed.length };
+    }
     const window = ctx.policy.correction.selfHealWindow;
     const open: SelfHealWatch[] = [];
     for (const watch of agent.watches) {
@@ -109,8 +121,9 @@ export class CorrectionEngine {
   }
 
   /** Feed a deviation; returns the corrections (and escalations) it causes now (possibly none). */
-  onDeviation(deviation: Deviation, ctx: CorrectionContext): CorrectionDecision {
+  onDeviation(deviation: Deviation, context: CorrectionContext): CorrectionDecision {
     const agent = this.agentFor(deviation.tenantId, deviation.agentId, deviation.taskId, deviation.runId);
+    const ctx = context.lastCheckpoint || !agent.checkpoint ? context : { ...context, lastCheckpoint: agent.checkpoint };
     if (!rememberDeviation(agent, deviation)) {
       const earlier = agent.decisions.get(deviation.eventId);
       return { corrections: earlier?.corrections ?? [], escalations: earlier?.escalations ?? [], replayed: true };
@@ -200,11 +213,11 @@ export class CorrectionEngine {
 
   /** Why the agent's last correction did not hold: for the next STATE block (DESIGN §5.4). */
   failureReason(tenantId: string, agentId: string, runId?: string | null): string | undefined {
-    return this.agents.get(agentKey(tenantId, agentId, runId))?.lastFailureReason;
+    return this.agents.get(agentKey(tenantId, agentId))?.get(runKey(runId))?.lastFailureReason;
   }
 
   isFrozen(tenantId: string, agentId: string, runId?: string | null): boolean {
-    return this.agents.get(agentKey(tenantId, agentId, runId))?.frozen ?? false;
+    return this.agents.get(agentKey(tenantId, agentId))?.get(runKey(runId))?.frozen ?? false;
   }
 
   /**
@@ -214,8 +227,8 @@ export class CorrectionEngine {
    */
   resume(tenantId: string, agentId: string): boolean {
     let resumed = false;
-    for (const agent of this.agents.values()) {
-      if (agent.tenantId !== tenantId || agent.agentId !== agentId || !agent.frozen) continue;
+    for (const agent of this.agents.get(agentKey(tenantId, agentId))?.values() ?? []) {
+      if (!agent.frozen) continue;
       agent.frozen = false;
       agent.milestones.clear();
       agent.watches = [];
@@ -225,18 +238,53 @@ export class CorrectionEngine {
     return resumed;
   }
 
-  /** Drops an agent's ladder (run finished, or its partition moved to another worker). */
+  /** Drops one run's ladder (run finished). */
   forget(tenantId: string, agentId: string, runId?: string | null): void {
-    this.agents.delete(agentKey(tenantId, agentId, runId));
+    const runs = this.agents.get(agentKey(tenantId, agentId));
+    runs?.delete(runKey(runId));
+    if (runs?.size === 0) this.agents.delete(agentKey(tenantId, agentId));
+  }
+
+  /** Drops every run of an agent (evicted, or its partition moved to another instance). */
+  forgetAgent(tenantId: string, agentId: string): void {
+    this.agents.delete(agentKey(tenantId, agentId));
+  }
+
+  /** Agents held in memory. */
+  get agentCount(): number {
+    return this.agents.size;
+  }
+
+  /** The agent's ladders as a versioned document (agent-ladder-state.ts), or undefined when none. */
+  exportAgentState(tenantId: string, agentId: string): Uint8Array | undefined {
+    const runs = this.agents.get(agentKey(tenantId, agentId));
+    return runs && runs.size > 0 ? encodeLadders([...runs.values()]) : undefined;
+  }
+
+  /** Replaces the agent's ladders with a stored document; throws when it cannot be read. */
+  importAgentState(tenantId: string, agentId: string, state: Uint8Array): void {
+    const ladders = decodeLadders(state);
+    const runs = new Map<string, AgentLadder>();
+    for (const ladder of ladders) {
+      if (ladder.tenantId !== tenantId || ladder.agentId !== agentId) throw new Error('correction state: document of another agent');
+      runs.set(runKey(ladder.runId), ladder);
+    }
+    this.agents.set(agentKey(tenantId, agentId), runs);
   }
 
   private agentFor(tenantId: string, agentId: string, taskId: string, runId: string | null): AgentLadder {
-    const key = agentKey(tenantId, agentId, runId);
-    const existing = this.agents.get(key);
+    const key = agentKey(tenantId, agentId);
+    let runs = this.agents.get(key);
+    if (!runs) this.agents.set(key, (runs = new Map()));
+    const run = runKey(runId);
+    const existing = runs.get(run);
     // Another task on the same agent and run starts a fresh ladder: its milestones are not this task's.
     if (existing && existing.taskId === taskId) return existing;
     const created = newAgentLadder(tenantId, agentId, taskId, runId);
-    this.agents.set(key, created);
+    // A new run: earlier runs of the agent decide nothing more; keep the last few for late deviations.
+    runs.delete(run);
+    runs.set(run, created);
+    while (runs.size > MAX_RUNS_PER_AGENT) runs.delete(runs.keys().next().value as string);
     return created;
   }
 

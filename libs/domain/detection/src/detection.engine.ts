@@ -36,7 +36,12 @@ export interface DetectionEngineOptions {
   vectors?: VectorSource;
   policyFor: (step: StepEvent) => DetectionContext;
   extraDetectors?: StepDetector[];
+  /** Told of every step not applied again: an eventId already applied, or a seq at or below the run's last. */
+  onDuplicate?: (step: StepEvent, reason: 'seen_event' | 'stale_seq') => void;
 }
+
+/** Default of `loop.runRestartGapMs`. */
+export const DEFAULT_RUN_RESTART_GAP_MS = 60_000;
 
 const NO_RUN = '\u0000';
 /** Characters of args and results embedded for near-duplicate checks: what a call is shows early. */
@@ -53,6 +58,7 @@ export class DetectionEngine {
   private readonly vectors: VectorSource;
   private readonly policyFor: (step: StepEvent) => DetectionContext;
   private readonly extraDetectors: StepDetector[];
+  private readonly onDuplicate?: DetectionEngineOptions['onDuplicate'];
   /** tenantId → agentId → state: no composite key string per agent to build on every step or keep in memory. */
   private readonly agents = new Map<string, Map<string, AgentState>>();
   private agentTotal = 0;
@@ -72,6 +78,7 @@ export class DetectionEngine {
     this.policyFor = options.policyFor;
     // semantic_repetition is built in but reads its own embedder's vectors, so it plugs in like drift.
     this.extraDetectors = [new SemanticRepetitionDetector(this.vectors), ...(options.extraDetectors ?? [])];
+    this.onDuplicate = options.onDuplicate;
   }
 
   get agentCount(): number {
@@ -112,14 +119,13 @@ export class DetectionEngine {
     return out;
   }
 
-  /** Processes one step (any kind) for its agent; returns the deviations it caused, in order. */
+  /**
+   * Processes one step (any kind) for its agent; returns the deviations it caused, in order. A step the
+   * engine cannot process throws (with the reason): the caller fails its batch, which is retried and
+   * finally dead-lettered with that reason — never swallowed.
+   */
   onStep(step: StepEvent, position?: Position): Deviation[] {
-    try {
-      return this.apply(step, position);
-    } catch {
-      // A malformed step must never take the worker down; contracts validation upstream DLQs it.
-      return [];
-    }
+    return this.apply(step, position);
   }
 
   /** Time-based checks (stagnation by wall clock); returns deviations for idle agents. */
@@ -232,14 +238,25 @@ export class DetectionEngine {
       this.last = agent;
     }
     const eventHash = hash32(eventId);
-    if (agent.seenEvent(eventHash)) return [];
+    if (agent.seenEvent(eventHash)) {
+      this.onDuplicate?.(step, 'seen_event');
+      return [];
+    }
     const runKey = typeof step.runId === 'string' ? step.runId : NO_RUN;
     const taskId = typeof step.taskId === 'string' ? step.taskId : '';
     const withVectors = settings.nearDuplicate.enabled || settings.monologue.enabled || settings.repetition.enabled;
-    const run = agent.find(runKey) ?? agent.add(runKey, new RunState(taskId, settings.loop.historySize, withVectors));
-    if (seq <= run.lastSeq) return [];
+    let run = agent.find(runKey) ?? agent.add(runKey, new RunState(taskId, settings.loop.historySize, withVectors));
+    if (seq <= run.lastSeq) {
+      if (!(seq === 0 && restartedAfterGap(run, step.ts, settings.loop.runRestartGapMs ?? DEFAULT_RUN_RESTART_GAP_MS))) {
+        this.onDuplicate?.(step, 'stale_seq');
+        return [];
+      }
+      // The agent started over under the same runId after a pause: a new run, not a redelivery.
+      run = agent.add(runKey, new RunState(taskId, settings.loop.historySize, withVectors));
+    }
     agent.rememberEvent(eventHash);
     run.lastSeq = seq;
+    if (typeof step.ts === 'string') run.lastTs = step.ts;
 
     // One array reused by every step (detection is synchronous); stamp copies what it returns.
     const drafts = this.drafts;
@@ -292,13 +309,16 @@ export class DetectionEngine {
       drafts.push(...detectBudget(run, settings.budget, ctx.maxSteps));
     }
 
+    let failure: unknown;
     for (const detector of this.extraDetectors) {
       try {
         drafts.push(...detector.onStep(step, position, ctx));
-      } catch {
-        // A failing plug-in detector must not silence the built-in ones.
+      } catch (error) {
+        // The other detectors still run; then the step fails with the reason (retried, then dead-lettered).
+        failure ??= new Error(`detector ${detector.name} failed on ${JSON.stringify(eventId)}: ${(error as Error)?.message ?? String(error)}`);
       }
     }
+    if (failure) throw failure;
     namedConstraintFirst(drafts);
     return this.stamp(step, seq, run.taskId, drafts);
   }
@@ -445,4 +465,11 @@ function observationText(body: { content?: unknown; error?: unknown }): string {
 
 function finite(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/** Whether a seq-0 step comes at least `gapMs` (by step time) after the run's last step: the agent restarted. */
+function restartedAfterGap(run: RunState, ts: unknown, gapMs: number): boolean {
+  if (run.lastTs === '' || typeof ts !== 'string') return false;
+  const gap = Date.parse(ts) - Date.parse(run.lastTs);
+  return Number.isFinite(gap) && gap >= gapMs;
 }

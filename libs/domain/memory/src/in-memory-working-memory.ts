@@ -1,4 +1,5 @@
 /** WorkingMemory in process memory: the embedded default and the reference for the Redis adapter. */
+import { compositeKey } from '@wayfinder/contracts';
 import type { Charter } from './charter';
 import { assertScope, type AgentScope, type Checkpoint, type StateSnapshot, type TaskScope, type WorkingMemory } from './working-memory.port';
 
@@ -16,11 +17,11 @@ interface Entry<T> {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function taskKey(scope: TaskScope): string {
-  return JSON.stringify([scope.tenantId, scope.taskId]);
+  return compositeKey(scope.tenantId, scope.taskId);
 }
 
 function agentKey(scope: AgentScope): string {
-  return JSON.stringify([scope.tenantId, scope.taskId, scope.agentId]);
+  return compositeKey(scope.tenantId, scope.taskId, scope.agentId);
 }
 
 export class InMemoryWorkingMemory implements WorkingMemory {
@@ -43,6 +44,26 @@ export class InMemoryWorkingMemory implements WorkingMemory {
   async setCharter(scope: TaskScope, charter: Charter): Promise<void> {
     assertScope(scope, false);
     this.charters.set(taskKey(scope), this.entry(clone(charter)));
+  }
+
+  async updateCharter(scope: TaskScope, update: (current: Charter | undefined) => Charter | undefined): Promise<Charter | undefined> {
+    assertScope(scope, false);
+    // No await between the read and the write: atomic in one process.
+    const current = clone(this.live(this.charters, taskKey(scope)));
+    const next = update(current);
+    if (next === undefined) return current;
+    this.charters.set(taskKey(scope), this.entry(clone(next)));
+    return clone(next);
+  }
+
+  async rollbackTo(scope: AgentScope, checkpointId: string): Promise<Checkpoint | undefined> {
+    assertScope(scope, true);
+    const key = agentKey(scope);
+    const stack = this.live(this.stacks, key);
+    const index = stack?.findIndex((c) => c.id === checkpointId) ?? -1;
+    if (!stack || index < 0) return undefined;
+    this.stacks.set(key, this.entry(stack.slice(0, index + 1)));
+    return { ...stack[index] };
   }
 
   async getState(scope: AgentScope): Promise<StateSnapshot | undefined> {

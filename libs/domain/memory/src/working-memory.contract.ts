@@ -112,6 +112,44 @@ export function workingMemoryContract(make: MakeWorkingMemory): void {
       expect(await h.memory.listCheckpoints(a)).toEqual([cp('c1', 4)]);
     });
 
+    it('never lets tenants with colliding composite ids (":", "%", NUL, "{") see each other’s entries', async () => {
+      const run = `${Date.now().toString(36)}-${++unique}`;
+      const pairs: Array<[AgentScope, AgentScope]> = [
+        [{ tenantId: `a:${run}`, taskId: 'b:c', agentId: 'd' }, { tenantId: `a:${run}:b`, taskId: 'c', agentId: 'd' }],
+        [{ tenantId: `p%3a${run}`, taskId: 't', agentId: 'x' }, { tenantId: `p:${run}`, taskId: 't', agentId: 'x' }],
+        [{ tenantId: `n${run}`, taskId: 't\u0000u', agentId: 'v' }, { tenantId: `n${run}`, taskId: 't', agentId: 'u\u0000v' }],
+        [{ tenantId: `{b}${run}`, taskId: 't', agentId: 'z' }, { tenantId: `b${run}`, taskId: 't', agentId: 'z' }],
+      ];
+      for (const [first, second] of pairs) {
+        await h.memory.setCharter(first, charter('first'));
+        await h.memory.putState(first, { seq: 3, text: 'first state' });
+        await h.memory.pushCheckpoint(first, cp('first-cp', 3));
+        expect(await h.memory.getCharter(second)).toBeUndefined();
+        expect(await h.memory.getState(second)).toBeUndefined();
+        expect(await h.memory.listCheckpoints(second)).toEqual([]);
+        expect(await rollbackTo(h.memory, second, 'first-cp')).toBeUndefined();
+        expect((await h.memory.listCheckpoints(first)).map((c) => c.id)).toEqual(['first-cp']);
+      }
+    });
+
+    it('updates the charter atomically: concurrent appends are all kept, each with its own number', async () => {
+      const { a } = scopes();
+      await h.memory.setCharter(a, charter('goal'));
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          h.memory.updateCharter(a, (current) => {
+            const base = current ?? charter('goal');
+            const n = Math.max(0, ...base.constraints.map((c) => c.n)) + 1;
+            return { ...base, constraints: [...base.constraints, { n, text: `rule ${i}`, source: 'feedback' }] };
+          }),
+        ),
+      );
+      const stored = await h.memory.getCharter(a);
+      expect(stored?.constraints.map((c) => c.text).sort()).toEqual(['Only use public sources', ...Array.from({ length: 8 }, (_, i) => `rule ${i}`)].sort());
+      expect(new Set(stored?.constraints.map((c) => c.n)).size).toBe(9);
+      expect(await h.memory.updateCharter(a, () => undefined)).toEqual(stored);
+    });
+
     it('keeps STATE and checkpoints per agent', async () => {
       const { a, a2 } = scopes();
       await h.memory.putState(a, { seq: 1, text: 'agent 1' });

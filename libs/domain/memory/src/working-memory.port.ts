@@ -51,6 +51,17 @@ export interface WorkingMemory {
   popCheckpoint(scope: AgentScope): Promise<Checkpoint | undefined>;
   /** Oldest first; the last element is the top of the stack. */
   listCheckpoints(scope: AgentScope): Promise<Checkpoint[]>;
+  /**
+   * Read-modify-write of the charter, atomic (issue 14: never get-then-set): `update` gets the stored
+   * charter and returns the next one, or undefined to leave it; it may run more than once when another
+   * writer got in between. Resolves to the charter stored afterwards.
+   */
+  updateCharter(scope: TaskScope, update: (current: Charter | undefined) => Charter | undefined): Promise<Charter | undefined>;
+  /**
+   * Pops down to the named checkpoint in one atomic step, leaving it on top (the rollback of DESIGN §5.4).
+   * Returns it, or undefined (and pops nothing) when it is not on the stack.
+   */
+  rollbackTo(scope: AgentScope, checkpointId: string): Promise<Checkpoint | undefined>;
 }
 
 /** Rejects scopes that could escape tenant isolation (an empty tenant would be a shared namespace). */
@@ -67,9 +78,5 @@ export function assertScope(scope: Partial<AgentScope>, needsAgent: boolean): vo
  * undefined (and pops nothing) when it is not on the stack.
  */
 export async function rollbackTo(memory: WorkingMemory, scope: AgentScope, checkpointId: string): Promise<Checkpoint | undefined> {
-  const stack = await memory.listCheckpoints(scope);
-  const index = stack.findIndex((c) => c.id === checkpointId);
-  if (index < 0) return undefined;
-  for (let i = stack.length - 1; i > index; i--) await memory.popCheckpoint(scope);
-  return stack[index];
+  return memory.rollbackTo(scope, checkpointId);
 }

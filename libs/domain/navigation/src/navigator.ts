@@ -3,7 +3,7 @@
  * (when one is known) → localization → detection → correction. Pure: no I/O, no clock; `replay`,
  * `eval trail` and the embedded services feed it steps in order and publish what it returns.
  */
-import type { AnchorChange, CognitiveMap, Correction, Deviation, Escalation, Position, StepEvent } from '@wayfinder/contracts';
+import { compositeKey, type AnchorChange, type CognitiveMap, type Correction, type Deviation, type Escalation, type Position, type StepEvent } from '@wayfinder/contracts';
 import type { SelfHealOutcome } from '@wayfinder/correction';
 import type { CorrectionStage, LocalizationStage, NavigationStages } from './navigation-ports';
 
@@ -28,7 +28,7 @@ export class Navigator {
 
   /** Installs (or replaces, when a newer version arrives) the map of a task. */
   setMap(tenantId: string, map: CognitiveMap): void {
-    const key = `${tenantId}:${map.taskId}`;
+    const key = compositeKey(tenantId, map.taskId);
     const current = this.maps.get(key);
     if (current && current.version > map.version) return;
     this.maps.set(key, map);
@@ -46,7 +46,7 @@ export class Navigator {
   }
 
   mapOf(tenantId: string, taskId: string): CognitiveMap | undefined {
-    return this.maps.get(`${tenantId}:${taskId}`);
+    return this.maps.get(compositeKey(tenantId, taskId));
   }
 
   /**
@@ -58,7 +58,7 @@ export class Navigator {
   }
 
   onStep(step: StepEvent): NavigationResult {
-    let map = this.maps.get(`${step.tenantId}:${step.taskId}`);
+    let map = this.maps.get(compositeKey(step.tenantId, step.taskId));
     let anchorChanges: AnchorChange[] | undefined;
     if (map && this.stages.anchors && (step.kind === 'feedback' || step.kind === 'plan')) {
       const outcome = this.stages.anchors.onStep(step, map);
@@ -79,7 +79,7 @@ export class Navigator {
       if (settled) result.selfHeals.push(...settled);
       for (const deviation of deviations) {
         // A deviation may name another agent (cross_agent_cycle): it is corrected on that agent's own map.
-        const own = deviation.agentId === step.agentId && deviation.taskId === step.taskId ? map : this.maps.get(`${deviation.tenantId}:${deviation.taskId}`);
+        const own = deviation.agentId === step.agentId && deviation.taskId === step.taskId ? map : this.maps.get(compositeKey(deviation.tenantId, deviation.taskId));
         correct(correction, deviation, own, result);
       }
     }
@@ -92,14 +92,14 @@ export class Navigator {
     const result: NavigationResult = { deviations, corrections: [], escalations: [], selfHeals: [] };
     const correction = this.stages.correction;
     if (correction) {
-      for (const deviation of deviations) correct(correction, deviation, this.maps.get(`${deviation.tenantId}:${deviation.taskId}`), result);
+      for (const deviation of deviations) correct(correction, deviation, this.maps.get(compositeKey(deviation.tenantId, deviation.taskId)), result);
     }
     return result;
   }
 
   private localizerOf(step: StepEvent, map: CognitiveMap): LocalizationStage {
     // Position is per agent on a task; sub-agent runs of the same agent share it.
-    const key = `${step.tenantId}:${step.taskId}\u0000${step.agentId}`;
+    const key = compositeKey(step.tenantId, step.taskId, step.agentId);
     const held = this.localizers.get(key);
     if (held && held.version === map.version) return held.stage;
     const stage = this.stages.localizerFor ? this.stages.localizerFor(map, held?.stage) : unlocalized;
@@ -108,7 +108,7 @@ export class Navigator {
   }
 
   private dropLocalizersOf(taskKey: string): void {
-    const prefix = `${taskKey}\u0000`;
+    const prefix = taskKey; // length-prefixed: the task's key is a prefix of its agents' keys only
     for (const key of [...this.localizers.keys()]) if (key.startsWith(prefix)) this.localizers.delete(key);
   }
 }

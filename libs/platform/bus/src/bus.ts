@@ -58,6 +58,19 @@ export interface RetryPolicy {
   readonly maxBackoffMs: number;
 }
 
+/**
+ * What a consumer's handlers depend on (Redis, say). When a handler fails while a dependency does not
+ * answer, the failure is the outage's, not the message's: the consumer pauses (heartbeating, nothing
+ * committed, nothing dead-lettered) until `ready()` holds again, then retries the batch — back-pressure
+ * instead of dead-lettering good messages one by one (DESIGN §7).
+ */
+export interface DependencyGate {
+  /** Resolves true when every dependency answers (bounded in time: false rather than hanging). */
+  ready(): Promise<boolean>;
+  /** Told when consumption pauses for an outage and when it resumes. */
+  onChange?(paused: boolean, pausedMs: number): void;
+}
+
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 5, initialBackoffMs: 100, maxBackoffMs: 5_000 };
 export const DEFAULT_MAX_BATCH_SIZE = 256;
 

@@ -4,7 +4,7 @@
  * report whether every record is done so that the adapter may commit. Shared by both adapters.
  */
 import type { TopicName } from '@wayfinder/contracts';
-import type { BatchHandler, Delivered, RetryPolicy } from './bus';
+import type { BatchHandler, Delivered, DependencyGate, RetryPolicy } from './bus';
 import { decodePayload, messageOf } from './codec';
 
 /** A record as read from the transport, before validation. */
@@ -34,6 +34,8 @@ export interface DeliveryContext {
   pause(ms: number): Promise<boolean>;
   /** Writes to `<topic>.dlq`; resolves once the transport accepted the messages. */
   deadLetter(letters: DeadLetter[]): Promise<void>;
+  /** When set, a failure during a dependency outage waits for the dependency instead of counting. */
+  readonly gate?: DependencyGate;
 }
 
 /**
@@ -94,9 +96,31 @@ async function attempt<P>(batch: Delivered<P>[], handler: BatchHandler<P>, conte
       await handler(batch);
       return { outcome: 'done' };
     } catch (error) {
+      const outage = await waitOutOutage(context);
+      if (outage === 'stopped') return { outcome: 'stopped' };
+      if (outage === 'waited') {
+        // The dependency was down: this attempt says nothing about the message. Try again at once.
+        attempts--;
+        backoff = initialBackoffMs;
+        continue;
+      }
       if (attempts >= maxAttempts) return { outcome: 'failed', error: messageOf(error), attempts };
     }
     if (!(await context.pause(backoff))) return { outcome: 'stopped' };
     backoff = Math.min(maxBackoffMs, backoff * 2);
   }
+}
+
+/** After a failure: 'waited' when a dependency was down (and now answers), 'up' when it never was. */
+async function waitOutOutage(context: DeliveryContext): Promise<'up' | 'waited' | 'stopped'> {
+  const gate = context.gate;
+  if (!gate || (await gate.ready().catch(() => false))) return 'up';
+  const started = Date.now();
+  gate.onChange?.(true, 0);
+  for (;;) {
+    if (!(await context.pause(500))) return 'stopped';
+    if (await gate.ready().catch(() => false)) break;
+  }
+  gate.onChange?.(false, Date.now() - started);
+  return 'waited';
 }

@@ -17,6 +17,7 @@ import {
   messageHeaders,
   type BatchHandler,
   type Bus,
+  type DependencyGate,
   type PublishOptions,
   type RetryPolicy,
   type SubscribeOptions,
@@ -32,12 +33,15 @@ export interface InProcessBusOptions {
   /** Messages a consumer group may have waiting before `publish` waits (default 1024). */
   readonly queueCapacity?: number;
   readonly retry?: Partial<RetryPolicy>;
+  /** The handlers' dependencies: consumption pauses while they do not answer (see DependencyGate). */
+  readonly gate?: DependencyGate;
 }
 
 export class InProcessBus implements Bus {
   readonly broker: InProcessBroker;
   private readonly capacity: number;
   private readonly retry: RetryPolicy;
+  private readonly gate?: DependencyGate;
   private readonly subscriptions: Array<{ subscription: Subscription; group: GroupQueue; maxBatchSize: number }> = [];
   private pumps: Promise<void>[] = [];
   private running = false;
@@ -47,6 +51,7 @@ export class InProcessBus implements Bus {
     this.broker = options.broker ?? new InProcessBroker();
     this.capacity = options.queueCapacity ?? DEFAULT_QUEUE_CAPACITY;
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.gate = options.gate;
   }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options: PublishOptions = {}): Promise<void> {
@@ -94,6 +99,7 @@ export class InProcessBus implements Bus {
       retry: this.retry,
       pause: (ms: number) => this.pause(ms),
       deadLetter: (letters: DeadLetter[]) => this.deadLetter(letters),
+      gate: this.gate,
     };
     while (this.running) {
       const work = group.take(maxBatchSize);

@@ -7,13 +7,14 @@
  * retry pauses, and a stop finishes the in-flight chunk and commits it before leaving the group.
  */
 import { dlqTopicOf, keyOf, type PayloadOf, type TopicName } from '@wayfinder/contracts';
-import { Kafka, logLevel as LogLevel, PartitionAssigners, Partitioners, type Consumer, type EachBatchPayload, type LogEntry, type Message, type Producer } from 'kafkajs';
+import { Kafka, logLevel as LogLevel, PartitionAssigners, Partitioners, type Consumer, type EachBatchPayload, type KafkaConfig, type LogEntry, type Message, type Producer } from 'kafkajs';
 import {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_RETRY_POLICY,
   messageHeaders,
   type BatchHandler,
   type Bus,
+  type DependencyGate,
   type PublishOptions,
   type RetryPolicy,
   type SubscribeOptions,
@@ -25,6 +26,8 @@ import { deliverBatch, type DeadLetter, type RawRecord, type Subscription } from
 export interface KafkaBusOptions {
   readonly brokers: readonly string[];
   readonly clientId?: string;
+  /** TLS and SASL of the Kafka clients (kafkajs `ssl`/`sasl`; see kafkaSecurity of @wayfinder/config). */
+  readonly security?: { readonly ssl?: unknown; readonly sasl?: unknown };
   /**
    * Namespace prepended to every topic name and consumer group id on the broker
    * (`<prefix>wayfinder.steps.v1`), e.g. one per environment or per test run. Handlers still see the
@@ -32,6 +35,8 @@ export interface KafkaBusOptions {
    */
   readonly topicPrefix?: string;
   readonly retry?: Partial<RetryPolicy>;
+  /** The handlers' dependencies: consumption pauses while they do not answer (see DependencyGate). */
+  readonly gate?: DependencyGate;
   readonly sessionTimeoutMs?: number;
   readonly heartbeatIntervalMs?: number;
   /** Partitions of one consumer handled at the same time (order stays per partition). Default 1. */
@@ -41,6 +46,11 @@ export interface KafkaBusOptions {
   /** kafkajs log level (default WARN) and where its lines go (default stderr). */
   readonly logLevel?: LogLevel;
   readonly log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string) => void;
+  /**
+   * Told when a consumer crashed and kafkajs will not restart it: the process consumes nothing more in
+   * that group, so the caller should stop cleanly (and be restarted) rather than run on deaf.
+   */
+  readonly onFatal?: (error: Error) => void;
 }
 
 /** A publish waiting for its produce request. */
@@ -90,6 +100,7 @@ export class KafkaBus implements Bus {
     this.kafka = new Kafka({
       clientId: options.clientId ?? 'wayfinder',
       brokers: [...options.brokers],
+      ...(securityOf(options.security)),
       logLevel: options.logLevel ?? LogLevel.WARN,
       logCreator: () => (entry: LogEntry) => this.kafkaLog(entry),
       connectionTimeout: 3_000,
@@ -241,6 +252,7 @@ export class KafkaBus implements Bus {
     consumer.on(consumer.events.CRASH, (event) => {
       const { error, restart } = event.payload;
       this.log('error', `consumer ${group.groupId} crashed (${restart ? 'restarting' : 'not restarting'}): ${messageOf(error)}`);
+      if (!restart) this.options.onFatal?.(error instanceof Error ? error : new Error(messageOf(error)));
     });
     await consumer.connect();
     const topics = [...group.topics.keys()];
@@ -284,6 +296,7 @@ export class KafkaBus implements Bus {
         return isRunning() && !isStale();
       },
       deadLetter: (letters: DeadLetter[]) => this.deadLetter(letters),
+      gate: this.options.gate,
     };
     const records: RawRecord[] = batch.messages.map((m) => ({
       topic: logicalTopic,
@@ -326,9 +339,21 @@ export class KafkaBus implements Bus {
 /** Below the broker's default message.max.bytes (1 MiB) for one partition's batch. */
 const MAX_REQUEST_BYTES = 512 * 1024;
 
+/** Bytes of a message on the wire, roughly: value, key and headers (DLQ messages carry kilobytes of headers). */
 function messageSize(m: Message): number {
-  return (m.value?.length ?? 0) + (typeof m.key === 'string' ? m.key.length : (m.key?.length ?? 0));
+  let bytes = (m.value?.length ?? 0) + (typeof m.key === 'string' ? m.key.length : (m.key?.length ?? 0)) + RECORD_OVERHEAD;
+  if (m.headers) {
+    for (const [name, value] of Object.entries(m.headers)) {
+      bytes += name.length + RECORD_OVERHEAD;
+      if (Array.isArray(value)) for (const v of value) bytes += v.length;
+      else if (value !== undefined) bytes += value.length;
+    }
+  }
+  return bytes;
 }
+
+/** Per-record (and per-header) framing on the wire: varints, attributes, deltas. */
+const RECORD_OVERHEAD = 16;
 
 function sizeOf(messages: readonly Message[]): number {
   let bytes = 0;
@@ -369,6 +394,12 @@ function takeRequest(outbox: Outgoing[], maxBytes: number): Outgoing[] {
     break;
   }
   return taken;
+}
+
+/** kafkajs' `ssl`/`sasl` client options from a KafkaSecurity (typed loosely: the config builds it). */
+export function securityOf(security: KafkaBusOptions['security']): Pick<KafkaConfig, 'ssl' | 'sasl'> {
+  if (!security) return {};
+  return { ...(security.ssl !== undefined && { ssl: security.ssl as KafkaConfig['ssl'] }), ...(security.sasl !== undefined && { sasl: security.sasl as KafkaConfig['sasl'] }) };
 }
 
 function sleep(ms: number): Promise<void> {

@@ -4,6 +4,7 @@
  * exist are left as they are. `wayfinder topics create` calls `createTopics`.
  */
 import { DLQ_PARTITIONS, dlqTopicOf, TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
+import { securityOf } from './kafka.bus';
 import { Kafka, logLevel, type Admin, type ITopicConfig } from 'kafkajs';
 
 export const DLQ_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -11,6 +12,8 @@ export const DLQ_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 export interface CreateTopicsOptions {
   /** Use this partition count for every non-DLQ topic (small local brokers, tests). */
   readonly partitionsOverride?: number;
+  /** TLS and SASL (kafkajs `ssl`/`sasl`; see kafkaSecurity of @wayfinder/config). */
+  readonly security?: { readonly ssl?: unknown; readonly sasl?: unknown };
   /** Namespace prepended to every name (see KafkaBusOptions.topicPrefix). */
   readonly topicPrefix?: string;
   /** Create only these topics (and their DLQs). Default: all of TOPICS. */
@@ -56,7 +59,7 @@ export function topicPlan(options: CreateTopicsOptions = {}): ITopicConfig[] {
 }
 
 export async function createTopics(brokers: readonly string[], options: CreateTopicsOptions = {}): Promise<CreateTopicsResult> {
-  const kafka = new Kafka({ clientId: options.clientId ?? 'wayfinder-topics', brokers: [...brokers], logLevel: logLevel.ERROR });
+  const kafka = new Kafka({ clientId: options.clientId ?? 'wayfinder-topics', brokers: [...brokers], ...securityOf(options.security), logLevel: logLevel.ERROR });
   const admin = kafka.admin();
   await admin.connect();
   try {

@@ -56,6 +56,40 @@ export const WayfinderConfig = z.object({
    * policies that choose them; one whose model files are absent is reported once and served by hashing.
    */
   embedders: z.array(z.enum(['minilm', 'bge-zh'])),
+  /** Per-agent state of the stream services: agents idle this long are evicted from memory (kept in Redis). */
+  stateIdleTtlMs: z.coerce.number().int().min(1_000),
+  /** At most this many agents in memory per stream service (least recently used evicted first). */
+  stateMaxAgents: z.coerce.number().int().min(1),
+  /** How long the state localizer holds a step whose task has no map yet. */
+  localizerHoldMs: z.coerce.number().int().min(100).max(86_400_000),
+  /** Kafka over TLS; CA, client certificate and key are PEM files (optional). */
+  kafkaSsl: z.enum(['true', 'false']).transform((v) => v === 'true'),
+  kafkaSslCa: z.string().min(1).optional(),
+  kafkaSslCert: z.string().min(1).optional(),
+  kafkaSslKey: z.string().min(1).optional(),
+  kafkaSslRejectUnauthorized: z.enum(['true', 'false']).transform((v) => v === 'true'),
+  /** SASL authentication to Kafka; needs the username and password. */
+  kafkaSaslMechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
+  kafkaSaslUsername: z.string().min(1).optional(),
+  kafkaSaslPassword: z.string().min(1).optional(),
+  /** Qdrant's API key (sent with every request to WAYFINDER_QDRANT_URL). */
+  qdrantApiKey: z.string().min(1).optional(),
+  /** The memory API's keys: a JSON object from key to the tenant it opens (every request needs one). */
+  memoryApiKeys: z
+    .string()
+    .transform((s, ctx) => {
+      try {
+        const parsed = JSON.parse(s) as unknown;
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.values(parsed).every((t) => typeof t === 'string' && t.length > 0)) {
+          return parsed as Record<string, string>;
+        }
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a JSON object from API key to tenant id, e.g. {"key-1":"acme"}' });
+      return z.NEVER;
+    })
+    .optional(),
 });
 export type WayfinderConfig = z.infer<typeof WayfinderConfig>;
 
@@ -87,6 +121,19 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   traceSampleRatio: 'WAYFINDER_TRACE_SAMPLE_RATIO',
   tracePropagation: 'WAYFINDER_TRACE_PROPAGATION',
   embedders: 'WAYFINDER_EMBEDDERS',
+  stateIdleTtlMs: 'WAYFINDER_STATE_IDLE_TTL_MS',
+  stateMaxAgents: 'WAYFINDER_STATE_MAX_AGENTS',
+  localizerHoldMs: 'WAYFINDER_LOCALIZER_HOLD_MS',
+  kafkaSsl: 'WAYFINDER_KAFKA_SSL',
+  kafkaSslCa: 'WAYFINDER_KAFKA_SSL_CA',
+  kafkaSslCert: 'WAYFINDER_KAFKA_SSL_CERT',
+  kafkaSslKey: 'WAYFINDER_KAFKA_SSL_KEY',
+  kafkaSslRejectUnauthorized: 'WAYFINDER_KAFKA_SSL_REJECT_UNAUTHORIZED',
+  kafkaSaslMechanism: 'WAYFINDER_KAFKA_SASL_MECHANISM',
+  kafkaSaslUsername: 'WAYFINDER_KAFKA_SASL_USERNAME',
+  kafkaSaslPassword: 'WAYFINDER_KAFKA_SASL_PASSWORD',
+  qdrantApiKey: 'WAYFINDER_QDRANT_API_KEY',
+  memoryApiKeys: 'WAYFINDER_MEMORY_API_KEYS',
 };
 
 export type ConfigOverrides = Partial<Record<'mode' | 'services' | 'kafka' | 'redis' | 'qdrant' | 'port' | 'host' | 'health-port', string>>;
@@ -120,12 +167,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    stateIdleTtlMs: env.WAYFINDER_STATE_IDLE_TTL_MS ?? String(15 * 60_000),
+    stateMaxAgents: env.WAYFINDER_STATE_MAX_AGENTS ?? '200000',
+    localizerHoldMs: env.WAYFINDER_LOCALIZER_HOLD_MS ?? '5000',
+    kafkaSsl: env.WAYFINDER_KAFKA_SSL ?? 'false',
+    kafkaSslCa: env.WAYFINDER_KAFKA_SSL_CA,
+    kafkaSslCert: env.WAYFINDER_KAFKA_SSL_CERT,
+    kafkaSslKey: env.WAYFINDER_KAFKA_SSL_KEY,
+    kafkaSslRejectUnauthorized: env.WAYFINDER_KAFKA_SSL_REJECT_UNAUTHORIZED ?? 'true',
+    kafkaSaslMechanism: env.WAYFINDER_KAFKA_SASL_MECHANISM?.toLowerCase(),
+    kafkaSaslUsername: env.WAYFINDER_KAFKA_SASL_USERNAME,
+    kafkaSaslPassword: env.WAYFINDER_KAFKA_SASL_PASSWORD,
+    qdrantApiKey: env.WAYFINDER_QDRANT_API_KEY ?? env.QDRANT_API_KEY,
+    memoryApiKeys: env.WAYFINDER_MEMORY_API_KEYS,
   };
   const result = WayfinderConfig.safeParse(raw);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const key = issue.path[0] as keyof WayfinderConfig;
-    return `${SOURCE_NAMES[key] ?? String(key)}: ${issue.message}`;
-  });
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => {
+        const key = issue.path[0] as keyof WayfinderConfig;
+        return `${SOURCE_NAMES[key] ?? String(key)}: ${issue.message}`;
+      });
+  if (result.success && result.data.kafkaSaslMechanism && (!result.data.kafkaSaslUsername || !result.data.kafkaSaslPassword)) {
+    problems.push(`${SOURCE_NAMES.kafkaSaslMechanism}: needs ${SOURCE_NAMES.kafkaSaslUsername} and ${SOURCE_NAMES.kafkaSaslPassword}`);
+  }
+  if (result.success && problems.length === 0) return result.data;
   throw new ConfigError(problems);
 }

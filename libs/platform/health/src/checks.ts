@@ -3,12 +3,12 @@
  * metadata request, and a Redis that answers PING. Each takes the client it checks (or how to build
  * one), so this lib adds no connection of its own to a process that already has one.
  */
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type KafkaConfig } from 'kafkajs';
 import type { HealthCheck } from './health.server';
 
 /** Kafka answers: a short-lived admin connection lists the cluster's brokers. */
-export function kafkaCheck(brokers: readonly string[], clientId = 'wayfinder-health'): HealthCheck {
-  const kafka = new Kafka({ clientId, brokers: [...brokers], logLevel: logLevel.NOTHING, connectionTimeout: 1_000, retry: { retries: 0 } });
+export function kafkaCheck(brokers: readonly string[], clientId = 'wayfinder-health', security: Pick<KafkaConfig, 'ssl' | 'sasl'> = {}): HealthCheck {
+  const kafka = new Kafka({ clientId, brokers: [...brokers], ...security, logLevel: logLevel.NOTHING, connectionTimeout: 1_000, retry: { retries: 0 } });
   return async () => {
     const admin = kafka.admin();
     await admin.connect();

@@ -4,3 +4,4 @@ export * from './redis-detector-state.store';
 export * from './redis-working-memory';
 export * from './redis-key-store';
 export * from './redis-correction-log';
+export * from './redis-held-steps';

@@ -1,8 +1,9 @@
 /**
- * Per-agent detector state in Redis (DESIGN §7). A worker writes the state of the agents a batch touched
- * in one pipeline after publishing the batch's deviations, and before committing its offsets. Each write
- * bumps a version; a worker that finds a version other than the one it last read or wrote knows another
- * worker processed the agent since (its partition moved away and back) and reloads the state.
+ * Per-agent state of the stream services in Redis (DESIGN §7), one hash per (kind, tenant, agent):
+ * the detector's, the localizer's, the correction engine's, the memory service's trails. A service writes
+ * the state of the agents a batch touched in one pipeline before committing its offsets. Each write bumps
+ * a version; a service that finds a version other than the one it last read or wrote knows another
+ * instance processed the agent since (its partition moved away and back) and reloads the state.
  */
 import type { Redis } from 'ioredis';
 import { tenantKey } from './keys';
@@ -23,19 +24,22 @@ export interface AgentStateWrite extends AgentRef {
 
 const DEFAULT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-export interface RedisDetectorStateStoreOptions {
+export interface RedisAgentStateStoreOptions {
+  /** How long an untouched agent's state is kept (default 7 days). */
   ttlMs?: number;
   /** Separates deployments sharing one Redis (the topic prefix): their agents' states never mix. */
   namespace?: string;
 }
 
-export class RedisDetectorStateStore {
+export class RedisAgentStateStore {
   private readonly ttlMs: number;
   private readonly namespace: string;
 
   constructor(
     private readonly redis: Redis,
-    options: RedisDetectorStateStoreOptions = {},
+    /** Which state: 'detector', 'localizer', 'correction', 'memory-trail'. */
+    private readonly kind: string,
+    options: RedisAgentStateStoreOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.namespace = options.namespace ?? '';
@@ -87,6 +91,15 @@ export class RedisDetectorStateStore {
   }
 
   private keyOf(agent: AgentRef): string {
-    return this.namespace ? tenantKey(agent.tenantId, 'detector', this.namespace, agent.agentId) : tenantKey(agent.tenantId, 'detector', agent.agentId);
+    return this.namespace ? tenantKey(agent.tenantId, this.kind, this.namespace, agent.agentId) : tenantKey(agent.tenantId, this.kind, agent.agentId);
+  }
+}
+
+export type RedisDetectorStateStoreOptions = RedisAgentStateStoreOptions;
+
+/** The detector worker's state (kind 'detector'). */
+export class RedisDetectorStateStore extends RedisAgentStateStore {
+  constructor(redis: Redis, options: RedisAgentStateStoreOptions = {}) {
+    super(redis, 'detector', options);
   }
 }

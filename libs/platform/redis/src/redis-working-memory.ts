@@ -43,6 +43,30 @@ if top and redis.call('EXISTS', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1]
 return top
 `;
 
+// Compare-and-set of the charter: stores ARGV[2] only if the stored value is still ARGV[1] ('' = absent).
+const CHARTER_CAS = `
+local current = redis.call('GET', KEYS[1])
+if (current or '') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
+`;
+
+// Pops down to the checkpoint with id ARGV[1] in one step; returns it (nil when not on the stack).
+const ROLLBACK_TO = `
+local items = redis.call('LRANGE', KEYS[1], 0, -1)
+for i = #items, 1, -1 do
+  if cjson.decode(items[i]).id == ARGV[1] then
+    redis.call('LTRIM', KEYS[1], 0, i - 1)
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    return items[i]
+  end
+end
+return false
+`;
+
+/** Attempts of a charter update that keeps losing to other writers before it gives up (with an error). */
+const MAX_CHARTER_ATTEMPTS = 16;
+
 export class RedisWorkingMemory implements WorkingMemory {
   private readonly ttlMs: number;
   private readonly namespace: string;
@@ -65,6 +89,25 @@ export class RedisWorkingMemory implements WorkingMemory {
   async setCharter(scope: TaskScope, charter: Charter): Promise<void> {
     assertScope(scope, false);
     await this.redis.set(this.charterKey(scope), JSON.stringify(charter), 'PX', this.ttlMs);
+  }
+
+  async updateCharter(scope: TaskScope, update: (current: Charter | undefined) => Charter | undefined): Promise<Charter | undefined> {
+    assertScope(scope, false);
+    const key = this.charterKey(scope);
+    for (let attempt = 0; attempt < MAX_CHARTER_ATTEMPTS; attempt++) {
+      const json = await this.redis.get(key);
+      const current = json ? (JSON.parse(json) as Charter) : undefined;
+      const next = update(current);
+      if (next === undefined) return current;
+      if ((await this.redis.eval(CHARTER_CAS, 1, key, json ?? '', JSON.stringify(next), this.ttlMs)) === 1) return next;
+    }
+    throw new Error(`working memory: the charter of ${scope.tenantId}/${scope.taskId} kept changing under ${MAX_CHARTER_ATTEMPTS} attempts to update it`);
+  }
+
+  async rollbackTo(scope: AgentScope, checkpointId: string): Promise<Checkpoint | undefined> {
+    assertScope(scope, true);
+    const json = (await this.redis.eval(ROLLBACK_TO, 1, this.agentKey(scope, 'checkpoints'), checkpointId, this.ttlMs)) as string | null;
+    return json ? (JSON.parse(json) as Checkpoint) : undefined;
   }
 
   async getState(scope: AgentScope): Promise<StateSnapshot | undefined> {

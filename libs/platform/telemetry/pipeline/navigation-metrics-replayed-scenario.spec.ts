@@ -44,7 +44,9 @@ beforeAll(async () => {
 
   const acme = stepWriter('acme', AGENT_IDS[0], 'report', STEP_AGE_MS);
   for (let i = 0; i < 6; i++) for (const step of acme.failingRead(i)) await pipeline.step(step);
-  await pipeline.step(acme.milestoneDone(mapOf('acme').milestones[0].id));
+  const done = acme.milestoneDone(mapOf('acme').milestones[0].id);
+  await pipeline.step(done);
+  await pipeline.step(done); // redelivered: counted as a duplicate, not localized again
 
   const globex = stepWriter('globex', AGENT_IDS[1], 'report', STEP_AGE_MS);
   for (let i = 0; i < 12; i++) for (const step of globex.failingRead(i)) await pipeline.step(step);
@@ -81,7 +83,8 @@ async function exportedTotal(name: string): Promise<number> {
 
 describe('navigation metrics on a replayed scenario', () => {
   it('counts the steps each service processed, per tenant and kind', () => {
-    expect(valueAt('wayfinder.steps.processed', { tenant: 'acme', service: 'state-localizer' })).toBe(13);
+    // The localizer read the redelivered step too (and counted it as a duplicate); nothing downstream saw it twice.
+    expect(valueAt('wayfinder.steps.processed', { tenant: 'acme', service: 'state-localizer' })).toBe(14);
     expect(valueAt('wayfinder.steps.processed', { tenant: 'acme', service: 'detector-worker' })).toBe(13);
     expect(valueAt('wayfinder.steps.processed', { tenant: 'acme', service: 'correction-engine', kind: 'milestone' })).toBe(1);
     expect(valueAt('wayfinder.steps.processed', { tenant: 'globex', service: 'state-localizer', kind: 'observation' })).toBe(12);
@@ -177,6 +180,10 @@ describe('navigation metrics on a replayed scenario', () => {
   it('counts dead-lettered messages per source topic and reports consumer lag', () => {
     expect(valueAt('wayfinder.dlq.messages', { topic: 'wayfinder.steps.v1' })).toBe(2);
     expect(points('wayfinder.consumer.lag')).toEqual([{ attributes: { service: 'wayfinder.detector-worker', topic: 'wayfinder.localized.v1' }, value: 42 }]);
+  });
+
+  it('counts a redelivered step as a duplicate, by tenant and reason', () => {
+    expect(valueAt('wayfinder.steps.duplicates', { tenant: 'acme', service: 'state-localizer', reason: 'stale_seq' })).toBe(1);
   });
 
   it('exports every metric of the METRICS table (which the alerts are checked against) with its unit, type and labels', () => {

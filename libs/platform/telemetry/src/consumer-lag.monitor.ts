@@ -4,11 +4,13 @@
  * an admin client on a timer (never on the hot path). The gauge reports the latest poll; a failed poll
  * keeps the previous readings and is logged once per failure streak.
  */
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type KafkaConfig } from 'kafkajs';
 import type { LagReading } from './navigation.metrics';
 
 export interface KafkaLagMonitorOptions {
   readonly brokers: readonly string[];
+  /** TLS and SASL (kafkajs `ssl`/`sasl`; see kafkaSecurity of @wayfinder/config). */
+  readonly security?: { readonly ssl?: unknown; readonly sasl?: unknown };
   /** Consumer groups and the logical topics each consumes. */
   readonly groups: ReadonlyArray<{ readonly groupId: string; readonly topics: readonly string[] }>;
   /** Same prefix as KafkaBusOptions.topicPrefix (applied to topics and group ids on the broker). */
@@ -42,7 +44,7 @@ export class KafkaLagMonitor {
 
   constructor(private readonly options: KafkaLagMonitorOptions) {
     this.prefix = options.topicPrefix ?? '';
-    const kafka = new Kafka({ clientId: 'wayfinder-lag', brokers: [...options.brokers], logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({ clientId: 'wayfinder-lag', brokers: [...options.brokers], ...(options.security as Pick<KafkaConfig, 'ssl' | 'sasl'> | undefined), logLevel: logLevel.NOTHING });
     this.admin = kafka.admin();
   }
 

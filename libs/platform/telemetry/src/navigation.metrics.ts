@@ -51,6 +51,7 @@ export class NavigationMetrics {
   private readonly maxTrackedAgents: number;
   private readonly enabled: boolean;
   private readonly steps: Counter;
+  private readonly stepDuplicates: Counter;
   private readonly deviationCount: Counter;
   private readonly repetitions: Counter;
   private readonly stagnationDuration: Histogram;
@@ -77,6 +78,7 @@ export class NavigationMetrics {
     const histogram = (spec: (typeof METRICS)[keyof typeof METRICS], buckets: number[]) =>
       meter.createHistogram(spec.name, { unit: spec.unit, description: spec.description, advice: { explicitBucketBoundaries: buckets } });
     this.steps = counter(METRICS.stepsProcessed);
+    this.stepDuplicates = counter(METRICS.stepDuplicates);
     this.deviationCount = counter(METRICS.deviations);
     this.repetitions = counter(METRICS.repetitions);
     this.stagnationDuration = histogram(METRICS.stagnationDuration, STAGNATION_BUCKETS_S);
@@ -99,6 +101,12 @@ export class NavigationMetrics {
         for (const reading of source()) result.observe(reading.lag, { service: reading.group, topic: reading.topic });
       }
     });
+  }
+
+  /** A step not applied again (a redelivery at or below the last seq applied), by reason. */
+  duplicateStep(tenantId: string, service: string, reason: string): void {
+    if (!this.enabled) return;
+    this.stepDuplicates.add(1, { tenant: tenantId, service, reason });
   }
 
   /** Steps handled by `service` (every service that consumes steps or localized steps reports them). */

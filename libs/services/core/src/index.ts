@@ -5,3 +5,7 @@ export * from './policy-book';
 export * from './core.module';
 export * from './policies.handler';
 export * from './dead-letter';
+export * from './agent-state.store';
+export * from './durable-agent-states';
+export * from './periodic-task';
+export * from './state-settings';

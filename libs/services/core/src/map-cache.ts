@@ -3,7 +3,7 @@
  * A task without a map is remembered as missing for a short while, so a fleet running without TaskSpecs
  * does not cost one store round trip per step.
  */
-import type { CognitiveMap } from '@wayfinder/contracts';
+import { compositeKey, type CognitiveMap } from '@wayfinder/contracts';
 import type { MapStore } from './map-store';
 
 export const MISSING_MAP_TTL_MS = 2_000;
@@ -49,5 +49,5 @@ export class MapCache {
 }
 
 function keyOf(tenantId: string, taskId: string): string {
-  return `${tenantId}\u0000${taskId}`;
+  return compositeKey(tenantId, taskId);
 }

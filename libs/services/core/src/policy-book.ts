@@ -4,7 +4,7 @@
  * policies are cached per (tenant, overridden task, overridden agent) and dropped when the tenant publishes a new policy, so a
  * change applies live to the next step. One tenant's policy never applies to another tenant's agents.
  */
-import type { CognitiveMap, PolicySettings, ProfileName, StepEvent, TenantPolicy } from '@wayfinder/contracts';
+import { compositeKey, type CognitiveMap, type PolicySettings, type ProfileName, type StepEvent, type TenantPolicy } from '@wayfinder/contracts';
 import { resolvePolicy, type DetectionContext } from '@wayfinder/detection';
 
 export class PolicyBook {
@@ -18,7 +18,7 @@ export class PolicyBook {
     const current = this.tenants.get(policy.tenantId);
     if (current && Date.parse(current.ts) > Date.parse(policy.ts)) return false;
     this.tenants.set(policy.tenantId, policy);
-    const prefix = `${policy.tenantId}\u0000`;
+    const prefix = compositeKey(policy.tenantId);
     for (const key of [...this.resolved.keys()]) if (key.startsWith(prefix)) this.resolved.delete(key);
     return true;
   }
@@ -42,7 +42,7 @@ export class PolicyBook {
     const tenant = this.tenants.get(tenantId);
     const agentOverride = tenant?.agents?.[agentId];
     const taskOverride = tenant?.tasks?.[taskId];
-    const key = `${tenantId}\u0000${taskOverride ? taskId : ''}\u0000${agentOverride ? agentId : ''}`;
+    const key = compositeKey(tenantId, taskOverride ? taskId : '', agentOverride ? agentId : '');
     let policy = this.resolved.get(key);
     if (!policy) {
       policy = resolvePolicy(agentOverride, taskOverride, tenant?.policy, { profile: tenant?.policy.profile ?? this.defaultProfile });

@@ -1,31 +1,72 @@
 /**
  * correction-engine (DESIGN §3, §5.4): deviations in, corrections and escalations out. It also reads the
  * localized steps, which tell it whether a corrected agent progressed (self-heal) and where the last
- * verified milestone is (rollback target). Detectors detect; this service decides.
+ * verified milestone is (rollback target). Detectors detect; this service decides. Every agent's ladder
+ * (rungs, limits used, freeze flag, checkpoint) is durable (DESIGN §7): restored before a batch that
+ * touches it, written back before the batch is committed, evicted when idle.
  */
-import { Controller, Inject } from '@nestjs/common';
+import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import type { AgentControl, CognitiveMap, Correction, Deviation, Escalation, LocalizedStep } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { CorrectionEngine } from '@wayfinder/correction';
 import { LadderStage } from '@wayfinder/navigation';
-import { BUS, MAP_STORE, MapCache, POLICY_BOOK, type MapStore, type PolicyBook } from '@wayfinder/service-core';
+import {
+  AGENT_STATE_STORES,
+  BUS,
+  DurableAgentStates,
+  distinctAgents,
+  MAP_STORE,
+  MapCache,
+  PeriodicTask,
+  POLICY_BOOK,
+  STATE_SETTINGS,
+  type AgentStateStores,
+  type MapStore,
+  type PolicyBook,
+  type StateSettings,
+} from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
 
 @Controller()
-export class CorrectionHandler {
+export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
   readonly engine = new CorrectionEngine();
+  readonly states: DurableAgentStates;
   private readonly ladder: LadderStage;
   private readonly maps: MapCache;
   private readonly metrics = navigationMetrics();
+  private readonly logger = new Logger('correction-engine');
+  private readonly eviction: PeriodicTask;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(POLICY_BOOK) policies: PolicyBook,
     @Inject(MAP_STORE) mapStore: MapStore,
+    @Optional() @Inject(AGENT_STATE_STORES) stores?: AgentStateStores,
+    @Optional() @Inject(STATE_SETTINGS) settings?: StateSettings,
   ) {
     this.maps = new MapCache(mapStore);
     this.ladder = new LadderStage(this.engine, (subject) => policies.policyOf(subject.tenantId, subject.taskId, subject.agentId));
+    this.states = new DurableAgentStates(this.engine, stores?.('correction'), {
+      idleTtlMs: settings?.idleTtlMs,
+      maxAgents: settings?.maxAgents,
+      onUnreadable: (agent, error) =>
+        this.logger.warn(`unreadable correction state of ${JSON.stringify(agent.tenantId)}/${JSON.stringify(agent.agentId)} (${(error as Error).message}): its ladder starts over`),
+    });
+    this.eviction = new PeriodicTask({
+      name: 'idle agent eviction',
+      everyMs: settings?.evictEveryMs ?? 30_000,
+      run: () => this.states.evictIdle(),
+      onError: (name, error) => this.logger.error(`${name} failed: ${(error as Error).message}`),
+    });
+  }
+
+  onModuleInit(): void {
+    this.eviction.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.eviction.stop();
   }
 
   @EventPattern('wayfinder.maps.v1')
@@ -43,12 +84,17 @@ export class CorrectionHandler {
   @BatchEventPattern('wayfinder.localized.v1')
   async onLocalized(@Payload() batch: LocalizedStep[]): Promise<void> {
     this.metrics.stepsProcessed(batch.map((l) => l.step), 'correction-engine');
-    for (const { step, position } of batch) {
-      const map = await this.maps.get(step.tenantId, step.taskId);
-      const before = this.engine.stats();
-      this.ladder.onStep(step, position.method === 'unknown' ? undefined : position, map);
-      this.metrics.selfHealBetween(step.tenantId, before, this.engine.stats());
-    }
+    const maps = await Promise.all(batch.map(({ step }) => this.maps.get(step.tenantId, step.taskId)));
+    await this.states.run(
+      distinctAgents(batch, (l) => l.step),
+      () => {
+        batch.forEach(({ step, position }, i) => {
+          const before = this.engine.stats();
+          this.ladder.onStep(step, position.method === 'unknown' ? undefined : position, maps[i]);
+          this.metrics.selfHealBetween(step.tenantId, before, this.engine.stats());
+        });
+      },
+    );
   }
 
   /**
@@ -58,20 +104,30 @@ export class CorrectionHandler {
    */
   @BatchEventPattern('wayfinder.deviations.v1')
   async onDeviations(@Payload() batch: Deviation[]): Promise<void> {
-    const corrections: Correction[] = [];
-    const escalations: Escalation[] = [];
-    for (const deviation of batch) {
-      const map = await this.maps.get(deviation.tenantId, deviation.taskId);
-      const before = this.engine.stats();
-      const decided = this.ladder.onDeviation(deviation, map);
-      this.metrics.selfHealBetween(deviation.tenantId, before, this.engine.stats());
-      corrections.push(...decided.corrections);
-      escalations.push(...decided.escalations);
-      if (decided.replayed) continue;
-      for (const correction of decided.corrections) this.metrics.correction(correction, deviation);
-      for (const escalation of decided.escalations) this.metrics.escalation(escalation);
-    }
-    if (corrections.length > 0) await this.bus.publish('wayfinder.corrections.v1', corrections);
-    if (escalations.length > 0) await this.bus.publish('wayfinder.escalations.v1', escalations);
+    const maps = await Promise.all(batch.map((d) => this.maps.get(d.tenantId, d.taskId)));
+    await this.states.run(
+      distinctAgents(batch, (d) => d),
+      async () => {
+        const corrections: Correction[] = [];
+        const escalations: Escalation[] = [];
+        const counted: Array<() => void> = [];
+        batch.forEach((deviation, i) => {
+          const before = this.engine.stats();
+          const decided = this.ladder.onDeviation(deviation, maps[i]);
+          this.metrics.selfHealBetween(deviation.tenantId, before, this.engine.stats());
+          corrections.push(...decided.corrections);
+          escalations.push(...decided.escalations);
+          if (decided.replayed) return;
+          counted.push(() => {
+            for (const correction of decided.corrections) this.metrics.correction(correction, deviation);
+            for (const escalation of decided.escalations) this.metrics.escalation(escalation);
+          });
+        });
+        if (corrections.length > 0) await this.bus.publish('wayfinder.corrections.v1', corrections);
+        if (escalations.length > 0) await this.bus.publish('wayfinder.escalations.v1', escalations);
+        // Counted once published: a failed batch is decided again from the stored state and counted then.
+        for (const count of counted) count();
+      },
+    );
   }
 }

@@ -1,10 +1,11 @@
 /**
- * One detector worker's batch loop (DESIGN §7): restore the state of the batch's agents when another
- * worker touched them since (a partition moved), run the detectors, publish the deviations, write the
- * touched agents' state back in one round trip — and only then let the bus commit. A crash anywhere
- * loses at most this batch, which is redelivered: steps already applied are skipped by the engine
- * (seq/eventId), and a deviation published twice carries the same eventId, so nothing downstream
- * doubles. No per-event network round trip: at most three per batch.
+ * One detector worker's batch loop (DESIGN §7), on the services' durable agent state: restore the state
+ * of the batch's agents when the store holds a version this worker did not see (a restart, a partition
+ * that moved, an evicted agent), run the detectors, publish the deviations, write the touched agents'
+ * state back in one round trip — and only then let the bus commit. A failed batch drops its agents'
+ * state so the retry starts from the stored one and publishes the same deviations (same eventIds); a
+ * redelivered step already applied is skipped by the engine (seq/eventId). At most three round trips
+ * per batch, none per event.
  *
  * Semantic embedders (DESIGN §5.6): after the restore and right before the synchronous detector loop,
  * the batch's texts are embedded in one prefetch (`prepare`), so no other batch can run in between and
@@ -12,87 +13,59 @@
  */
 import type { Deviation, LocalizedStep } from '@wayfinder/contracts';
 import type { DetectionEngine } from '@wayfinder/detection';
+import { DurableAgentStates, distinctAgents, type DurableAgentStatesOptions } from '@wayfinder/service-core';
 import type { AgentRef, DetectorStateStore } from './detector-state.store';
 
+/** Timer deviations kept for the next tick while the broker does not take them. */
+const MAX_UNSENT = 10_000;
+
 export class DetectorWorker {
-  /** The store version of each agent's state this worker last read or wrote. */
-  private readonly known = new Map<string, number>();
+  readonly states: DurableAgentStates;
+  private readonly unsent: Deviation[] = [];
 
   constructor(
     readonly engine: DetectionEngine,
-    private readonly store: DetectorStateStore | undefined,
+    store: DetectorStateStore | undefined,
     private readonly publish: (deviations: Deviation[]) => Promise<void>,
     /** Told when an agent's stored state cannot be read (its detection starts over). */
-    private readonly onUnreadableState?: (agent: AgentRef) => void,
+    onUnreadableState?: (agent: AgentRef) => void,
+    options: Omit<DurableAgentStatesOptions, 'onUnreadable'> = {},
     /** Embeds ahead what the engine will read from a semantic embedder (no-op with hashing only). */
     private readonly prepare?: (batch: readonly LocalizedStep[]) => Promise<void>,
-  ) {}
-
-  async handleBatch(batch: readonly LocalizedStep[]): Promise<Deviation[]> {
-    const agents = distinctAgents(batch);
-    if (this.store) await this.restoreStale(agents);
-    if (this.prepare) await this.prepare(batch);
-    const deviations: Deviation[] = [];
-    for (const { step, position } of batch) {
-      for (const d of this.engine.onStep(step, position.method === 'unknown' ? undefined : position)) deviations.push(d);
-    }
-    if (deviations.length > 0) await this.publish(deviations);
-    if (this.store) await this.persist(agents);
-    return deviations;
+  ) {
+    this.states = new DurableAgentStates(engine, store, { ...options, onUnreadable: (agent) => onUnreadableState?.(agent) });
   }
 
-  private async restoreStale(agents: AgentRef[]): Promise<void> {
-    const versions = await this.store!.versions(agents);
-    const stale = agents.filter((a, i) => versions[i] !== (this.known.get(refKey(a)) ?? 0));
-    if (stale.length === 0) return;
-    const loaded = await this.store!.load(stale);
-    stale.forEach((agent, i) => {
-      const stored = loaded[i];
-      if (stored && this.imported(agent, stored.state)) {
-        this.known.set(refKey(agent), stored.version);
-      } else if (stored) {
-        // Unreadable (corrupt, or written by an incompatible build): detection restarts for this agent
-        // rather than the batch failing on every redelivery.
-        this.engine.forgetAgent(agent.tenantId, agent.agentId);
-        this.known.set(refKey(agent), stored.version);
-        this.onUnreadableState?.(agent);
-      } else {
-        this.engine.forgetAgent(agent.tenantId, agent.agentId);
-        this.known.delete(refKey(agent));
+  async handleBatch(batch: readonly LocalizedStep[]): Promise<Deviation[]> {
+    const agents = distinctAgents(batch, (l) => l.step);
+    return this.states.run(agents, async () => {
+      if (this.prepare) await this.prepare(batch);
+      const deviations: Deviation[] = [];
+      for (const { step, position } of batch) {
+        for (const d of this.engine.onStep(step, position.method === 'unknown' ? undefined : position)) deviations.push(d);
       }
+      if (deviations.length > 0) await this.publish(deviations);
+      return deviations;
     });
   }
 
-  private imported(agent: AgentRef, state: Uint8Array): boolean {
+  /**
+   * Time-based stagnation, from a timer. The runs that warned changed state (written back here); the
+   * deviations are published before this resolves, and kept for the next tick when the publish fails,
+   * so a broker outage delays them instead of losing them.
+   */
+  async tick(nowMs: number): Promise<Deviation[]> {
+    const fresh = this.engine.tick(nowMs);
+    if (fresh.length > 0) this.states.markDirty(distinctAgents(fresh, (d) => d));
+    const deviations = this.unsent.length > 0 ? [...this.unsent.splice(0), ...fresh] : fresh;
+    if (deviations.length === 0) return deviations;
     try {
-      this.engine.importAgentState(agent.tenantId, agent.agentId, state);
-      return true;
-    } catch {
-      return false;
+      await this.publish(deviations);
+    } catch (error) {
+      this.unsent.push(...deviations.slice(-MAX_UNSENT));
+      throw error;
     }
+    await this.states.flush();
+    return deviations;
   }
-
-  private async persist(agents: AgentRef[]): Promise<void> {
-    const writes: Array<AgentRef & { state: Uint8Array }> = [];
-    for (const agent of agents) {
-      const state = this.engine.exportAgentState(agent.tenantId, agent.agentId);
-      if (state) writes.push({ ...agent, state });
-    }
-    const versions = await this.store!.save(writes);
-    writes.forEach((w, i) => this.known.set(refKey(w), versions[i]));
-  }
-}
-
-function distinctAgents(batch: readonly LocalizedStep[]): AgentRef[] {
-  const seen = new Map<string, AgentRef>();
-  for (const { step } of batch) {
-    const ref = { tenantId: step.tenantId, agentId: step.agentId };
-    const key = refKey(ref);
-    if (!seen.has(key)) seen.set(key, ref);
-  }
-  return [...seen.values()];
-}
-
-function refKey(ref: AgentRef): string {
-  return `${ref.tenantId}\u0000${ref.agentId}`;
 }

@@ -10,7 +10,7 @@ import type { CognitiveMap, DelegationSignal, LocalizedStep } from '@wayfinder/c
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { delegationSignalsOf, DetectionEngine, DriftDetector, goalCheckDetectors } from '@wayfinder/detection';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
-import { BUS, EMBEDDER, MAP_STORE, MapCache, POLICY_BOOK, VECTORS, type MapStore, type PolicyBook } from '@wayfinder/service-core';
+import { BUS, EMBEDDER, MAP_STORE, MapCache, PeriodicTask, POLICY_BOOK, STATE_SETTINGS, VECTORS, type MapStore, type PolicyBook, type StateSettings } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { DETECTOR_STATE_STORE, type DetectorStateStore } from './detector-state.store';
 import { DetectorWorker } from './detector-worker';
@@ -24,7 +24,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   private readonly maps: MapCache;
   private readonly metrics = navigationMetrics();
   private readonly logger = new Logger('detector-worker');
-  private timer?: NodeJS.Timeout;
+  private readonly timers: PeriodicTask[];
   /** Completed milestones per agent on a task as last localized, to publish progress for cross_agent_cycle. */
   private readonly completed = new Map<string, number>();
 
@@ -35,6 +35,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     @Inject(EMBEDDER) embedder: SyncEmbedder,
     @Optional() @Inject(DETECTOR_STATE_STORE) stateStore?: DetectorStateStore,
     @Optional() @Inject(VECTORS) semantic?: PrefetchingVectorSource | null,
+    @Optional() @Inject(STATE_SETTINGS) settings?: StateSettings,
   ) {
     this.maps = new MapCache(mapStore);
     const vectors = semantic ?? { ...hashingVectors(embedder), embedsAhead: false, prefetch: async () => undefined };
@@ -43,12 +44,17 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
       vectors,
       policyFor: (step) => this.policies.contextFor(step, this.maps.peek(step.tenantId, step.taskId)),
       extraDetectors: [new DriftDetector(vectors), ...goalCheckDetectors(embedder)],
+      onDuplicate: (step, reason) => {
+        this.metrics.duplicateStep(step.tenantId, 'detector-worker', reason);
+        this.logger.debug(`duplicate step ${JSON.stringify(step.eventId)} of ${JSON.stringify(step.tenantId)}/${JSON.stringify(step.agentId)} (seq ${step.seq}, ${reason}): not applied again`);
+      },
     });
     this.worker = new DetectorWorker(
       this.engine,
       stateStore,
       (deviations) => this.bus.publish('wayfinder.deviations.v1', deviations),
-      (agent) => this.logger.warn(`unreadable detector state of ${agent.tenantId}/${agent.agentId}: its detection starts over`),
+      (agent) => this.logger.warn(`unreadable detector state of ${JSON.stringify(agent.tenantId)}/${JSON.stringify(agent.agentId)}: its detection starts over`),
+      { idleTtlMs: settings?.idleTtlMs, maxAgents: settings?.maxAgents },
       semantic?.embedsAhead
         ? async (batch) => {
             const requests = batch.flatMap(({ step, position }) => this.engine.textsFor(step, position.method === 'unknown' ? undefined : position));
@@ -56,15 +62,19 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
           }
         : undefined,
     );
+    const onError = (name: string, error: unknown) => this.logger.error(`${name} failed (retried on the next tick): ${(error as Error).message ?? String(error)}`);
+    this.timers = [
+      new PeriodicTask({ name: 'stagnation tick', everyMs: STAGNATION_TICK_MS, run: () => this.tick(Date.now()), onError }),
+      new PeriodicTask({ name: 'idle agent eviction', everyMs: settings?.evictEveryMs ?? 30_000, run: () => this.worker.states.evictIdle(), onError }),
+    ];
   }
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.tick(Date.now()), STAGNATION_TICK_MS);
-    this.timer.unref();
+    for (const t of this.timers) t.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  async onModuleDestroy(): Promise<void> {
+    for (const t of this.timers) await t.stop();
   }
 
   @BatchEventPattern('wayfinder.localized.v1')
@@ -98,8 +108,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   }
 
   async tick(nowMs: number): Promise<void> {
-    const deviations = this.engine.tick(nowMs);
+    const deviations = await this.worker.tick(nowMs);
     this.metrics.deviations(deviations);
-    if (deviations.length > 0) await this.bus.publish('wayfinder.deviations.v1', deviations);
   }
 }

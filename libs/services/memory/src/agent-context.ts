@@ -7,11 +7,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { anchorCounts, renderGoalBoard } from '@wayfinder/cognitive-map';
 import { assembleContext, createCharter, type AgentScope, type AssembledContext, type Checkpoint, type WorkingMemory } from '@wayfinder/memory';
-import type { MapCache } from '@wayfinder/service-core';
+import type { DurableAgentStates, MapCache } from '@wayfinder/service-core';
 import { AgentTrails } from './agent-trails';
 import { MEMORY_MAPS } from './memory-maps';
 import { MemoryRecorder } from './memory-recorder';
-import { WORKING_MEMORY } from './tokens';
+import { MEMORY_TRAIL_STATES, WORKING_MEMORY } from './tokens';
 
 export interface AgentContext extends AssembledContext {
   tenantId: string;
@@ -28,6 +28,7 @@ export class AgentContextReader {
     @Inject(MEMORY_MAPS) private readonly maps: MapCache,
     private readonly trails: AgentTrails,
     private readonly recorder: MemoryRecorder,
+    @Inject(MEMORY_TRAIL_STATES) private readonly states: DurableAgentStates,
   ) {}
 
   /** Undefined when the tenant has nothing for this agent and task (no charter, STATE or checkpoint). */
@@ -39,7 +40,8 @@ export class AgentContextReader {
       this.maps.get(scope.tenantId, scope.taskId),
     ]);
     if (!charter && !state && checkpoints.length === 0) return undefined;
-    const trail = this.trails.peek(scope);
+    // The agent's trail as stored, when this process has not seen the agent since a restart or evicted it.
+    const trail = await this.states.read([scope], () => this.trails.peek(scope));
     const currentMilestoneId = trail?.position?.milestoneId ?? null;
     const milestone = map?.milestones.find((m) => m.id === currentMilestoneId);
     const memories = await this.recorder.longTerm.recall({

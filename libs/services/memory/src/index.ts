@@ -10,3 +10,4 @@ export { MemoryEventsHandler } from './memory-events.handler';
 export { MemoryRecorder, mergeCharter, withFailure, type MemoryRecorderOptions } from './memory-recorder';
 export { AgentContextReader, type AgentContext } from './agent-context';
 export { startMemoryService, type MemoryServiceOptions, type RunningMemoryService } from './start-memory-service';
+export * from './tenant-key.guard';

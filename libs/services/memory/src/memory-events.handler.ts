@@ -1,30 +1,66 @@
 /**
  * memory-service event handlers (DESIGN §3, §5.5): maps write charters, localized steps write STATE,
  * checkpoints, appended constraints and long-term memories, corrections roll the checkpoint stack back.
- * A thrown error (a store that does not answer) rejects the batch, so the bus retries it and finally
- * dead-letters it with the reason; nothing is committed before it is written.
+ * Steps and corrections are handled per batch over the agents' durable trails (restored first, written
+ * back before the commit). A thrown error (a store that does not answer) rejects the batch, so the bus
+ * retries it from the stored trails and finally dead-letters it with the reason; nothing is committed
+ * before it is written.
  */
-import { Controller } from '@nestjs/common';
+import { Controller, Inject, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import type { CognitiveMap, Correction, LocalizedStep } from '@wayfinder/contracts';
+import { BatchEventPattern } from '@wayfinder/bus';
+import { distinctAgents, PeriodicTask, type DurableAgentStates } from '@wayfinder/service-core';
 import { MemoryRecorder } from './memory-recorder';
+import { MEMORY_TRAIL_STATES } from './tokens';
 
 @Controller()
-export class MemoryEventsHandler {
-  constructor(private readonly recorder: MemoryRecorder) {}
+export class MemoryEventsHandler implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('memory');
+  private readonly eviction: PeriodicTask;
+
+  constructor(
+    private readonly recorder: MemoryRecorder,
+    @Inject(MEMORY_TRAIL_STATES) private readonly states: DurableAgentStates,
+  ) {
+    this.eviction = new PeriodicTask({
+      name: 'idle agent eviction',
+      everyMs: 30_000,
+      run: () => this.states.evictIdle(),
+      onError: (name, error) => this.logger.error(`${name} failed: ${(error as Error).message}`),
+    });
+  }
+
+  onModuleInit(): void {
+    this.eviction.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.eviction.stop();
+  }
 
   @EventPattern('wayfinder.maps.v1')
   onMap(@Payload() map: CognitiveMap): Promise<void> {
     return this.recorder.onMap(map);
   }
 
-  @EventPattern('wayfinder.localized.v1')
-  onLocalized(@Payload() localized: LocalizedStep): Promise<void> {
-    return this.recorder.onLocalized(localized);
+  @BatchEventPattern('wayfinder.localized.v1')
+  onLocalized(@Payload() batch: LocalizedStep[]): Promise<void> {
+    return this.states.run(
+      distinctAgents(batch, (l) => l.step),
+      async () => {
+        for (const localized of batch) await this.recorder.onLocalized(localized);
+      },
+    );
   }
 
-  @EventPattern('wayfinder.corrections.v1')
-  onCorrection(@Payload() correction: Correction): Promise<void> {
-    return this.recorder.onCorrection(correction);
+  @BatchEventPattern('wayfinder.corrections.v1')
+  onCorrections(@Payload() batch: Correction[]): Promise<void> {
+    return this.states.run(
+      distinctAgents(batch, (c) => c),
+      async () => {
+        for (const correction of batch) await this.recorder.onCorrection(correction);
+      },
+    );
   }
 }

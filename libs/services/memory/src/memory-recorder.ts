@@ -68,9 +68,11 @@ export class MemoryRecorder {
   async onMap(map: CognitiveMap): Promise<void> {
     this.maps.offer(map);
     const scope = { tenantId: map.tenantId, taskId: map.taskId };
-    const current = await this.working.getCharter(scope);
-    const next = mergeCharter(current, map);
-    if (!current || JSON.stringify(current) !== JSON.stringify(next)) await this.working.setCharter(scope, next);
+    // Atomic: a feedback constraint appended meanwhile by another instance is kept.
+    await this.working.updateCharter(scope, (current) => {
+      const next = mergeCharter(current, map);
+      return !current || JSON.stringify(current) !== JSON.stringify(next) ? next : undefined;
+    });
   }
 
   async onLocalized(localized: LocalizedStep): Promise<void> {
@@ -175,10 +177,12 @@ export class MemoryRecorder {
   }
 
   private async appendFeedbackConstraint(scope: AgentScope, feedback: string, map: CognitiveMap | undefined): Promise<void> {
-    // Read-modify-write: two feedback steps of the same task at the same instant could race (see report).
-    const current = (await this.working.getCharter(scope)) ?? (map ? charterFromMap(map) : createCharter(''));
-    const next = appendFeedback(current, feedback);
-    if (next !== current) await this.working.setCharter(scope, next);
+    // Atomic: two feedback steps of the same task (two agents, two instances) both get a number.
+    await this.working.updateCharter(scope, (stored) => {
+      const current = stored ?? (map ? charterFromMap(map) : createCharter(''));
+      const next = appendFeedback(current, feedback);
+      return next !== current ? next : undefined;
+    });
   }
 
   private async remember(scope: AgentScope, step: StepEvent, milestoneId: string | null, candidate: MemoryCandidate): Promise<WriteDecision> {

@@ -7,7 +7,7 @@ import { InProcessBus } from '@wayfinder/bus';
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { tenantKey } from '@wayfinder/redis';
 import { memoryStores } from './memory-stores';
-import { request, seedAgent, type AgentRef, type EmbeddedMemoryService } from './memory-service.testing';
+import { request, seedAgent, testTenantOfKey, type AgentRef, type EmbeddedMemoryService } from './memory-service.testing';
 import { startMemoryService } from './start-memory-service';
 
 const url = process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -24,7 +24,7 @@ describe('memory service on a real Redis', () => {
     const bus = new InProcessBus();
     const embedder = new HashingEmbedder();
     const stores = memoryStores({ mode: 'distributed', redis, dimension: embedder.dimension, ttlMs: 60_000, warn: () => undefined });
-    const running = await startMemoryService({ bus, stores, embedder, logger: false });
+    const running = await startMemoryService({ bus, stores, embedder, logger: false, apiKeys: testTenantOfKey });
     service = { ...running, bus, stores };
     await seedAgent(service, agent);
   });
@@ -36,9 +36,10 @@ describe('memory service on a real Redis', () => {
     await redis.quit();
   });
 
-  it('keeps charter, STATE and checkpoints in Redis under the tenant, with a TTL', async () => {
+  it('keeps charter, STATE, checkpoints and the agent’s durable trail in Redis under the tenant, with a TTL', async () => {
     const keys = (await redis.keys(`${tenantKey(agent.tenantId)}:*`)).sort();
     expect(keys).toEqual([
+      tenantKey(agent.tenantId, 'memory-trail', 'writer-1'),
       tenantKey(agent.tenantId, 'wm', 'charter', 'report'),
       tenantKey(agent.tenantId, 'wm', 'checkpoints', 'report', 'writer-1'),
       tenantKey(agent.tenantId, 'wm', 'state', 'report', 'writer-1'),

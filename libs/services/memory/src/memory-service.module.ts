@@ -6,7 +6,7 @@
  */
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Embedder } from '@wayfinder/embeddings';
-import { EMBEDDER, MAP_STORE } from '@wayfinder/service-core';
+import { DurableAgentStates, EMBEDDER, MAP_STORE } from '@wayfinder/service-core';
 import { AgentContextReader } from './agent-context';
 import { AgentsController } from './agents.controller';
 import { AgentTrails } from './agent-trails';
@@ -15,13 +15,16 @@ import { MemoryEventsHandler } from './memory-events.handler';
 import { MEMORY_MAPS, memoryMaps } from './memory-maps';
 import { MemoryRecorder, type MemoryRecorderOptions } from './memory-recorder';
 import type { MemoryStores } from './memory-stores';
-import { MEMORY_EMBEDDER, MEMORY_OPTIONS, VECTOR_STORE, WORKING_MEMORY } from './tokens';
+import { MEMORY_EMBEDDER, MEMORY_OPTIONS, MEMORY_TRAIL_STATES, VECTOR_STORE, WORKING_MEMORY } from './tokens';
 
 @Module({})
 export class MemoryServiceModule {
   /** `options.embedder`: long-term memory's embedder (default: the process's hashing embedder, EMBEDDER). */
   static forRoot(stores: MemoryStores, options: Pick<MemoryRecorderOptions, 'now'> & { embedder?: Embedder } = {}): DynamicModule {
     const { embedder, ...recorderOptions } = options;
+    // With a store, the trails are bounded by DurableAgentStates (evicted agents come back from the store).
+    const trails = new AgentTrails(stores.trailStore ? Infinity : undefined);
+    const states = new DurableAgentStates(trails, stores.trailStore, { idleTtlMs: stores.idleTtlMs, maxAgents: stores.maxAgents });
     return {
       module: MemoryServiceModule,
       controllers: [MemoryEventsHandler, AgentsController, MemoriesController],
@@ -29,7 +32,8 @@ export class MemoryServiceModule {
         { provide: WORKING_MEMORY, useValue: stores.workingMemory },
         { provide: VECTOR_STORE, useValue: stores.vectorStore },
         { provide: MEMORY_MAPS, useFactory: memoryMaps, inject: [MAP_STORE] },
-        { provide: AgentTrails, useValue: new AgentTrails() },
+        { provide: AgentTrails, useValue: trails },
+        { provide: MEMORY_TRAIL_STATES, useValue: states },
         embedder ? { provide: MEMORY_EMBEDDER, useValue: embedder } : { provide: MEMORY_EMBEDDER, useExisting: EMBEDDER },
         { provide: MEMORY_OPTIONS, useValue: { ...recorderOptions, ...(stores.ttlMs !== undefined && { ttlMs: stores.ttlMs }) } satisfies MemoryRecorderOptions },
         MemoryRecorder,

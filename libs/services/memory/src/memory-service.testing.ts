@@ -73,7 +73,7 @@ export async function startEmbeddedMemoryService(): Promise<EmbeddedMemoryServic
   const bus = new InProcessBus();
   const embedder = new HashingEmbedder();
   const stores = memoryStores({ mode: 'embedded', dimension: embedder.dimension });
-  const running = await startMemoryService({ bus, stores, embedder, logger: false });
+  const running = await startMemoryService({ bus, stores, embedder, logger: false, apiKeys: testTenantOfKey });
   return { ...running, bus, stores, stop: running.stop };
 }
 
@@ -82,11 +82,22 @@ export interface JsonResponse {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
 }
 
-/** A JSON request to the running service (global fetch against `app.listen(0)`). */
-export async function request(baseUrl: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<JsonResponse> {
+/** Test keys: `test-key:<tenant>` opens that tenant (the API never runs without keys). */
+export const testTenantOfKey = (key: string): string | undefined => (key.startsWith('test-key:') ? decodeURIComponent(key.slice('test-key:'.length)) : undefined);
+
+/** The test key of the tenant a path names (`/v1/tenants/<tenant>/…`). */
+export function testKeyFor(path: string): string {
+  return `test-key:${/^\/v1\/tenants\/([^/]+)/.exec(path)?.[1] ?? ''}`;
+}
+
+/**
+ * A JSON request to the running service (global fetch against `app.listen(0)`), with the test key of the
+ * tenant in the path (`key` overrides it; null sends none).
+ */
+export async function request(baseUrl: string, method: 'GET' | 'POST', path: string, body?: unknown, key: string | null = testKeyFor(path)): Promise<JsonResponse> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(key !== null && { authorization: `Bearer ${key}` }) },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();

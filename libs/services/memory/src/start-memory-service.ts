@@ -13,6 +13,7 @@ import { QdrantVectorStore } from '@wayfinder/qdrant';
 import { InMemoryMapStore, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
 import { MemoryServiceModule } from './memory-service.module';
 import type { MemoryStores } from './memory-stores';
+import { TenantKeyGuard, tenantKeys, type TenantOfKey } from './tenant-key.guard';
 
 export interface MemoryServiceOptions {
   bus: Bus;
@@ -28,6 +29,11 @@ export interface MemoryServiceOptions {
   groupId?: string;
   /** Set when several instances share the group: each then reads the compacted topics whole (BusTransport). */
   instanceId?: string;
+  /**
+   * Who may call the HTTP API: keys → tenant (WAYFINDER_MEMORY_API_KEYS) or a lookup. Without it the
+   * API answers every request 401 (never open).
+   */
+  apiKeys?: Readonly<Record<string, string>> | TenantOfKey;
   /** Whether closing the app also stops the bus (default true; false when the bus is shared). */
   stopBusOnClose?: boolean;
   logger?: LoggerService | false;
@@ -61,6 +67,8 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
   class MemoryServiceAppModule {}
 
   const app = await NestFactory.create(MemoryServiceAppModule, { logger: options.logger ?? ['error', 'warn'] });
+  const keys = options.apiKeys;
+  app.useGlobalGuards(new TenantKeyGuard(typeof keys === 'function' ? keys : keys && Object.keys(keys).length > 0 ? tenantKeys(keys) : undefined));
   app.connectMicroservice<MicroserviceOptions>({
     strategy: new BusTransport(options.bus, { groupId: options.groupId ?? 'wayfinder.memory-service', stopBusOnClose: options.stopBusOnClose, instanceId: options.instanceId }),
   });

@@ -40,7 +40,7 @@ describe('distributed pipeline on Kafka and Redis', () => {
     observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'observer' });
     observer.subscribe('wayfinder.corrections.v1', async (batch) => void corrections.push(...batch.map((d) => d.payload)), { groupId: 'observer' });
     await observer.start();
-    const config = loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix });
+    const config = loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_MEMORY_API_KEYS: JSON.stringify({ 'acme-key': 'acme' }) });
     running = await startServices(config, { logger: false });
   });
 
@@ -59,7 +59,9 @@ describe('distributed pipeline on Kafka and Redis', () => {
     expect(first.action === 'hint' && first.hint.text).toMatch(/read_file/);
     expect((await running.mapStore.get('acme', 'report'))?.milestones.length).toBe(3);
     // The memory service, co-located, kept the charter and answers over HTTP.
-    const context = await fetch(`${running.memory!.url}/v1/tenants/acme/agents/looper/tasks/report/context`);
+    const path = `${running.memory!.url}/v1/tenants/acme/agents/looper/tasks/report/context`;
+    expect((await fetch(path)).status).toBe(401); // never open: the tenant's key is needed
+    const context = await fetch(path, { headers: { authorization: 'Bearer acme-key' } });
     expect(context.status).toBe(200);
     expect(JSON.stringify(await context.json())).toContain('read the sales data');
     const ready = await fetch(`http://127.0.0.1:${running.health!.port}/health/ready`);

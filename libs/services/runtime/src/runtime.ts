@@ -14,25 +14,36 @@ import { Module, type DynamicModule, type INestMicroservice, type LoggerService,
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
-import { BusTransport, InProcessBus, KafkaBus, type Bus } from '@wayfinder/bus';
-import type { ServiceName, WayfinderConfig } from '@wayfinder/config';
+import { BusTransport, InProcessBus, KafkaBus, type Bus, type DependencyGate } from '@wayfinder/bus';
+import { kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { embedderChoices, PROFILES } from '@wayfinder/detection';
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { createEmbeddingCache } from '@wayfinder/onnx-embedders';
 import { kafkaCheck, redisCheck, startHealthServer, type HealthCheck, type HealthServer } from '@wayfinder/health';
-import { RedisDetectorStateStore, RedisMapStore } from '@wayfinder/redis';
+import { RedisAgentStateStore, RedisDetectorStateStore, RedisHeldSteps, RedisMapStore } from '@wayfinder/redis';
 import { CorrectionEngineModule } from '@wayfinder/service-correction-engine';
-import { InMemoryMapStore, PoliciesHandler, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
+import { AGENT_STATE_STORES, InMemoryMapStore, PoliciesHandler, PolicyBook, STATE_SETTINGS, WayfinderCoreModule, type AgentStateStores, type MapStore, type StateSettings } from '@wayfinder/service-core';
 import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-detector-worker';
 import { memoryStores, startMemoryService, type RunningMemoryService } from '@wayfinder/service-memory';
 import { authenticatorFor, correctionLogFor, keyStoreFor, startGatewayService, type RunningGateway } from '@wayfinder/service-gateway';
-import { StateLocalizerModule } from '@wayfinder/service-state-localizer';
+import { HELD_STEP_STORE, StateLocalizerModule } from '@wayfinder/service-state-localizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
 import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
 
 /** Services with an HTTP app of their own (started apart); the others are bus-only Nest apps. */
 type HttpService = 'memory-service' | 'gateway';
 type StreamService = Exclude<ServiceName, HttpService>;
+
+/** Whether Redis answers a PING within a second (false rather than waiting on ioredis' reconnects). */
+async function answers(redis: Redis): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 1_000)));
+  try {
+    return await Promise.race([redis.ping().then((r) => r === 'PONG', () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The consumer group of a service: the same whether it runs alone or co-located with others. */
 export function serviceGroupId(config: Pick<WayfinderConfig, 'groupPrefix'>, service: ServiceName): string {
@@ -81,6 +92,8 @@ export interface StartOptions {
   /** Use this bus instead of building one from the configuration (tests, the demo). */
   bus?: Bus;
   logger?: LoggerService | false;
+  /** Told when the bus can no longer consume (a consumer crashed for good): the caller stops the process. */
+  onFatal?: (error: Error) => void;
 }
 
 export async function startServices(config: WayfinderConfig, options: StartOptions = {}): Promise<RunningServices> {
@@ -110,8 +123,19 @@ async function start(
   let redis: Redis | undefined;
   let mapStore: MapStore;
   let rawBus: Bus;
+  // Back-pressure on a Redis outage: a handler failing while Redis does not answer pauses its partition
+  // (heartbeating, nothing committed or dead-lettered) until Redis answers again (DESIGN §7).
+  const gate: DependencyGate = {
+    ready: () => (redis ? answers(redis) : Promise.resolve(true)),
+    onChange: (paused, ms) =>
+      process.stderr.write(paused ? 'wayfinder: Redis does not answer: consumption paused\n' : `wayfinder: Redis answers again after ${ms} ms: consumption resumed\n`),
+  };
+  const security = config.mode === 'distributed' ? kafkaSecurity(config) : {};
   const makeBus = (clientSuffix: string): Bus =>
     new KafkaBus({
+      security,
+      gate,
+      onFatal: options.onFatal,
       brokers: config.kafkaBrokers,
       clientId: `${config.kafkaClientId}-${clientSuffix}`,
       topicPrefix: config.topicPrefix,
@@ -121,7 +145,8 @@ async function start(
       // keep the process busy while one batch waits on the broker or Redis.
       partitionsConsumedConcurrently: 4,
     });
-  const extraProviders: Provider[] = [];
+  const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs };
+  const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }];
   const checks: Record<string, HealthCheck> = {};
   if (config.mode === 'embedded') {
     rawBus = options.bus ?? new InProcessBus();
@@ -136,8 +161,11 @@ async function start(
     closers.push(() => connection.quit());
     mapStore = new RedisMapStore(connection, { namespace: config.topicPrefix });
     extraProviders.push({ provide: DETECTOR_STATE_STORE, useValue: new RedisDetectorStateStore(connection, { namespace: config.topicPrefix }) });
+    const stores: AgentStateStores = (kind) => new RedisAgentStateStore(connection, kind, { namespace: config.topicPrefix });
+    extraProviders.push({ provide: AGENT_STATE_STORES, useValue: stores });
+    extraProviders.push({ provide: HELD_STEP_STORE, useValue: new RedisHeldSteps(connection, { namespace: config.topicPrefix }) });
     rawBus = options.bus ?? makeBus('services');
-    checks.kafka = kafkaCheck(config.kafkaBrokers);
+    checks.kafka = kafkaCheck(config.kafkaBrokers, undefined, security as Parameters<typeof kafkaCheck>[2]);
     checks.redis = redisCheck(connection);
   }
   const system = config.mode === 'embedded' ? 'in-process' : 'kafka';
@@ -161,11 +189,21 @@ async function start(
     const memoryBus = config.mode === 'embedded' ? new InProcessBus({ broker: (rawBus as InProcessBus).broker }) : makeBus('memory');
     memory = await startMemoryService({
       bus: new TracedBus(memoryBus, tracing),
-      stores: memoryStores({ mode: config.mode, redis, qdrantUrl: config.qdrantUrl, dimension: embedder.dimension }),
+      stores: memoryStores({
+        mode: config.mode,
+        redis,
+        qdrantUrl: config.qdrantUrl,
+        qdrantApiKey: config.qdrantApiKey,
+        dimension: embedder.dimension,
+        namespace: config.topicPrefix || undefined,
+        idleTtlMs: config.stateIdleTtlMs,
+        maxAgents: config.stateMaxAgents,
+      }),
       mapStore,
       embedder,
       port: config.memoryPort,
       host: config.memoryHost,
+      apiKeys: config.memoryApiKeys,
       groupId: serviceGroupId(config, 'memory-service'),
       instanceId,
       logger: options.logger === false ? false : undefined,
@@ -233,7 +271,7 @@ async function start(
         // Lag of the service's own group; the compacted topics are read by per-instance groups.
         topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted),
       }));
-      const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, topicPrefix: config.topicPrefix, groups });
+      const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, security, topicPrefix: config.topicPrefix, groups });
       metrics.observeConsumerLag(lag.readings);
       lag.start();
       closers.push(async () => lag.stop());

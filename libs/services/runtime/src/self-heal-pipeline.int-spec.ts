@@ -112,7 +112,7 @@ describe('self-healing on Kafka and Redis', () => {
 
   const checkpointsOverHttp = async (): Promise<Checkpoint[] | undefined> => {
     if (!running.memory) throw new Error('the memory service is not running');
-    const res = await fetch(`${running.memory.url}/v1/tenants/${tenantId}/agents/${agentId}/tasks/${taskId}/checkpoints`);
+    const res = await fetch(`${running.memory.url}/v1/tenants/${tenantId}/agents/${agentId}/tasks/${taskId}/checkpoints`, { headers: { authorization: `Bearer key-${name}` } });
     return res.status === 200 ? ((await res.json()) as { checkpoints: Checkpoint[] }).checkpoints : undefined;
   };
 
@@ -122,7 +122,8 @@ describe('self-healing on Kafka and Redis', () => {
     await redis.connect().catch((error: Error) => {
       throw new Error(`Redis is not reachable at ${redisUrl} (run npm run infra:up): ${error.message}`);
     });
-    working = new RedisWorkingMemory(redis);
+    // The memory service keeps working memory under the deployment's prefix (WAYFINDER_TOPIC_PREFIX).
+    working = new RedisWorkingMemory(redis, { namespace: `wm.${prefix}` });
     await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 2 });
     observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: `${name}-observer` });
     observer.subscribe('wayfinder.corrections.v1', async (batch) => void corrections.push(...batch.map((d) => d.payload)), { groupId: `${name}.observer` });
@@ -133,6 +134,7 @@ describe('self-healing on Kafka and Redis', () => {
       WAYFINDER_REDIS_URL: redisUrl,
       WAYFINDER_TOPIC_PREFIX: prefix,
       WAYFINDER_GROUP_PREFIX: name,
+      WAYFINDER_MEMORY_API_KEYS: JSON.stringify({ [`key-${name}`]: tenantId }),
     });
     expect(config.services).toContain('memory-service');
     running = await startServices(config, { logger: false });

@@ -7,9 +7,38 @@ import { GATEWAY_DEFAULT_PORT, loadConfig, type ServiceName, type WayfinderConfi
 import { startTelemetry } from '@wayfinder/telemetry';
 import { startServices } from './runtime';
 
+/**
+ * Process-level safety net (issue 14): a promise rejected with nobody awaiting it (a late callback of a
+ * client library, say) is logged and the service keeps running — every handler and timer of ours awaits
+ * its work, so such a rejection carries no message of ours. An uncaught exception leaves the process in
+ * an unknown state: it is logged and the service stops cleanly (in-flight batches finish and are
+ * committed; anything uncommitted is redelivered), exit code 1.
+ */
+export function installProcessHandlers(log: (line: string) => void, stop: (code: number) => void): () => void {
+  const onRejection = (reason: unknown) => log(`wayfinder: unhandled rejection (kept running): ${(reason as Error)?.stack ?? String(reason)}`);
+  const onException = (error: Error) => {
+    log(`wayfinder: uncaught exception, stopping: ${error.stack ?? String(error)}`);
+    stop(1);
+  };
+  process.on('unhandledRejection', onRejection);
+  process.on('uncaughtException', onException);
+  return () => {
+    process.off('unhandledRejection', onRejection);
+    process.off('uncaughtException', onException);
+  };
+}
+
 export async function serveUntilStopped(config: WayfinderConfig, version: string, log: (line: string) => void): Promise<void> {
+  let fail: (code: number) => void = () => undefined;
+  const failed = new Promise<number>((resolve) => (fail = resolve));
+  const uninstall = installProcessHandlers(log, (code) => fail(code));
   const telemetry = startTelemetry({ serviceName: `wayfinder-${[...config.services].sort().join('+')}`, serviceVersion: version });
-  const running = await startServices(config);
+  const running = await startServices(config, {
+    onFatal: (error) => {
+      log(`wayfinder: a consumer stopped for good (${error.message}): stopping so that the process is restarted`);
+      fail(1);
+    },
+  });
   const where = [
     config.mode === 'distributed' ? `on ${config.kafkaBrokers.join(',')}` : 'in process',
     running.health ? `health http://127.0.0.1:${running.health.port}/health/ready` : '',
@@ -24,13 +53,16 @@ export async function serveUntilStopped(config: WayfinderConfig, version: string
         : `wayfinder: gateway requires an API key on every request (Authorization: Bearer <key>)`,
     );
   }
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+  const exitCode = await new Promise<number>((resolve) => {
+    process.once('SIGINT', () => resolve(0));
+    process.once('SIGTERM', () => resolve(0));
+    void failed.then(resolve);
   });
   log('wayfinder: stopping (finishing in-flight batches)…');
   await running.stop();
   await telemetry.shutdown();
+  uninstall();
+  if (exitCode !== 0) process.exitCode = exitCode;
 }
 
 /** The whole main() of a service's own entry point (apps/<service>/src/main.ts). */

@@ -3,7 +3,7 @@
  * arrival order, bounded: when an agent holds `maxPerAgent` steps, or a step waited `timeoutMs`, the
  * oldest are handed back to be localized as `unknown` rather than kept forever.
  */
-import type { StepEvent } from '@wayfinder/contracts';
+import { compositeKey, type StepEvent } from '@wayfinder/contracts';
 
 interface Held {
   step: StepEvent;
@@ -48,9 +48,9 @@ export class PendingSteps {
 
   /** Everything held for a task (its map arrived), in per-agent order. */
   release(tenantId: string, taskId: string): StepEvent[] {
-    const agents = this.byTask.get(`${tenantId}\u0000${taskId}`);
+    const agents = this.byTask.get(compositeKey(tenantId, taskId));
     if (!agents) return [];
-    this.byTask.delete(`${tenantId}\u0000${taskId}`);
+    this.byTask.delete(compositeKey(tenantId, taskId));
     const steps: StepEvent[] = [];
     for (const queue of agents.values()) for (const held of queue) steps.push(held.step);
     this.count -= steps.length;
@@ -78,7 +78,7 @@ export class PendingSteps {
 }
 
 function taskKey(step: StepEvent): string {
-  return `${step.tenantId}\u0000${step.taskId}`;
+  return compositeKey(step.tenantId, step.taskId);
 }
 
 function agentKey(step: StepEvent): string {

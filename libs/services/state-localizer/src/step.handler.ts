@@ -1,21 +1,38 @@
 /**
- * state-localizer (DESIGN §3, §5.2): every step is localized on its task's map and published as a
- * LocalizedStep. A step that arrives before its map is held (bounded, per agent) and localized when the
- * map comes, or localized as `unknown` after a timeout: never dropped. Localizers are per agent.
+ * state-localizer (DESIGN §3, §5.2, §7): every step is localized on its task's map and published as a
+ * LocalizedStep. A step that arrives before its map is held in the HeldStepStore (durably, before its
+ * batch is committed) and localized when the map comes, or as `unknown` after the hold timeout: never
+ * dropped, localized once. Each agent's localizer (completed milestones, anchors) is durable per-agent
+ * state: restored before a batch that touches the agent, written back before the batch is committed.
  */
-import { Controller, Inject, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { ANCHOR_CHANGE_SCHEMA, LOCALIZED_SCHEMA, type AnchorChange, type CognitiveMap, type LocalizedStep, type Position, type StepEvent } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
-import { Localizer, proposeAnchorChanges } from '@wayfinder/cognitive-map';
+import { proposeAnchorChanges } from '@wayfinder/cognitive-map';
 import type { SyncEmbedder } from '@wayfinder/embeddings';
-import { BUS, EMBEDDER, MAP_STORE, MapCache, type MapStore } from '@wayfinder/service-core';
+import {
+  AGENT_STATE_STORES,
+  BUS,
+  compositeKey,
+  DurableAgentStates,
+  distinctAgents,
+  EMBEDDER,
+  MAP_STORE,
+  MapCache,
+  PeriodicTask,
+  STATE_SETTINGS,
+  type AgentStateStores,
+  type MapStore,
+  type StateSettings,
+} from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
-import { PendingSteps } from './pending-steps';
+import { HELD_STEP_STORE, InMemoryHeldSteps, type HeldStepStore } from './held-steps.store';
+import { LocalizerStates } from './localizer-states';
 
 export const UNKNOWN_POSITION: Position = { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' };
 
-/** How long a step waits for its map, and how many steps an agent may have waiting. */
+/** How long a step waits for its map (default; WAYFINDER_LOCALIZER_HOLD_MS), how many an agent may have waiting in memory. */
 export const LOCALIZER_HOLD = { timeoutMs: 5_000, maxPerAgent: 256, sweepMs: 500 };
 const MAX_MAPLESS_TASKS = 100_000;
 
@@ -23,30 +40,56 @@ const MAX_MAPLESS_TASKS = 100_000;
 export class StepHandler implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('state-localizer');
   private readonly maps: MapCache;
-  private readonly localizers = new Map<string, Localizer>();
-  private readonly pending = new PendingSteps(LOCALIZER_HOLD);
+  readonly localizers: LocalizerStates;
+  readonly states: DurableAgentStates;
+  private readonly held: HeldStepStore;
+  private readonly holdMs: number;
+  /** (tenant, task, agent) with steps held by this process: their later steps wait behind them. */
+  private readonly holding = new Set<string>();
+  /** Tasks with steps held by this process. */
+  private readonly heldTasks = new Set<string>();
+  /**
+   * Tasks looked up in the store since this process started: steps an earlier process held for them
+   * are released before any later step of theirs is localized.
+   */
+  private readonly checked = new Set<string>();
   /** Tasks whose steps already waited out the timeout: later steps pass at once, as unknown. */
   private readonly mapless = new Set<string>();
   private readonly metrics = navigationMetrics();
-  private sweeper?: NodeJS.Timeout;
+  private readonly timers: PeriodicTask[];
   /** Anchor changes proposed by the steps localized since the last publish (dynamic anchors). */
   private proposals: AnchorChange[] = [];
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(MAP_STORE) private readonly mapStore: MapStore,
-    @Inject(EMBEDDER) private readonly embedder: SyncEmbedder,
+    @Inject(EMBEDDER) embedder: SyncEmbedder,
+    @Optional() @Inject(AGENT_STATE_STORES) stores?: AgentStateStores,
+    @Optional() @Inject(HELD_STEP_STORE) held?: HeldStepStore,
+    @Optional() @Inject(STATE_SETTINGS) settings?: StateSettings,
   ) {
     this.maps = new MapCache(mapStore);
+    this.localizers = new LocalizerStates(embedder);
+    this.held = held ?? new InMemoryHeldSteps(LOCALIZER_HOLD.maxPerAgent);
+    this.holdMs = settings?.holdMs ?? LOCALIZER_HOLD.timeoutMs;
+    this.states = new DurableAgentStates(this.localizers, stores?.('localizer'), {
+      idleTtlMs: settings?.idleTtlMs,
+      maxAgents: settings?.maxAgents,
+      onUnreadable: (agent, error) => this.logger.warn(`unreadable localizer state of ${JSON.stringify(agent.tenantId)}/${JSON.stringify(agent.agentId)} (${(error as Error).message}): it starts over`),
+    });
+    const onError = (name: string, error: unknown) => this.logger.error(`${name} failed (retried on the next tick): ${(error as Error).message ?? String(error)}`);
+    this.timers = [
+      new PeriodicTask({ name: 'held step sweep', everyMs: LOCALIZER_HOLD.sweepMs, run: () => this.sweep(), onError }),
+      new PeriodicTask({ name: 'idle agent eviction', everyMs: settings?.evictEveryMs ?? 30_000, run: () => this.states.evictIdle(), onError }),
+    ];
   }
 
   onModuleInit(): void {
-    this.sweeper = setInterval(() => void this.sweep(), LOCALIZER_HOLD.sweepMs);
-    this.sweeper.unref();
+    for (const t of this.timers) t.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.sweeper);
+  async onModuleDestroy(): Promise<void> {
+    for (const t of this.timers) await t.stop();
   }
 
   @EventPattern('wayfinder.maps.v1')
@@ -54,41 +97,93 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
     if (!this.maps.offer(map)) return;
     this.mapless.delete(taskKey(map.tenantId, map.taskId));
     await this.mapStore.put(map);
-    const released = this.pending.release(map.tenantId, map.taskId);
-    if (released.length > 0) await this.publish(released.map((step) => this.localize(step, map)));
+    await this.release(map);
   }
 
   @BatchEventPattern('wayfinder.steps.v1')
   async onSteps(@Payload() steps: StepEvent[]): Promise<void> {
-    const out: LocalizedStep[] = [];
     const now = Date.now();
     this.metrics.stepsProcessed(steps, 'state-localizer');
-    for (const step of steps) {
-      const map = await this.maps.get(step.tenantId, step.taskId);
-      if (map) {
-        // Steps of this task still waiting (the map came through the store): they go first, in order.
-        for (const held of this.pending.release(step.tenantId, step.taskId)) out.push(this.localize(held, map));
-        out.push(this.localize(step, map));
-      } else if (this.mapless.has(taskKey(step.tenantId, step.taskId)) && !this.pending.hasAgent(step)) {
-        out.push(unknown(step)); // the task already waited out the timeout once: no map is coming
-      } else {
-        for (const overflow of this.pending.hold(step, now)) out.push(unknown(overflow));
-        // The map may have arrived while the store was read: onMap released what was held before this
-        // step. Nothing awaits between hold and here, so checking now closes that window.
-        const late = this.maps.peek(step.tenantId, step.taskId);
-        if (late) for (const held of this.pending.release(step.tenantId, step.taskId)) out.push(this.localize(held, late));
-      }
+    const maps = await Promise.all(steps.map((s) => this.maps.get(s.tenantId, s.taskId)));
+    // Steps of these tasks still held (the map came through the store): they go first, in order.
+    for (const map of distinctMaps(maps)) {
+      const k = taskKey(map.tenantId, map.taskId);
+      if (!this.checked.has(k) || this.heldTasks.has(k)) await this.release(map);
     }
-    if (out.length > 0) await this.publish(out);
+    const heldNow = new Map<string, StepEvent>();
+    await this.states.run(
+      distinctAgents(steps, (s) => s),
+      async () => {
+        const out: LocalizedStep[] = [];
+        const hold: StepEvent[] = [];
+        steps.forEach((step, i) => {
+          const map = maps[i] ?? this.maps.peek(step.tenantId, step.taskId);
+          const waiting = this.holding.has(holdKey(step));
+          if (this.localizers.isDuplicate(step)) this.duplicate(step);
+          else if (map && !waiting) out.push(this.localize(step, map));
+          else if (!map && !waiting && this.mapless.has(taskKey(step.tenantId, step.taskId))) out.push(unknown(step)); // no map is coming
+          else {
+            hold.push(step);
+            this.holding.add(holdKey(step));
+            this.heldTasks.add(taskKey(step.tenantId, step.taskId));
+            heldNow.set(taskKey(step.tenantId, step.taskId), step);
+          }
+        });
+        // Held durably before the batch is committed; the bound hands back the oldest, localized now.
+        if (hold.length > 0) for (const overflow of await this.held.hold(hold, now)) out.push(unknown(overflow));
+        if (out.length > 0) await this.publish(out);
+      },
+    );
+    // The map may have arrived while this batch was held: onMap released only what was held before.
+    for (const step of heldNow.values()) {
+      const late = this.maps.peek(step.tenantId, step.taskId);
+      if (late) await this.release(late);
+    }
   }
 
-  /** Steps that waited for a map longer than the timeout are localized as unknown. */
+  /** Steps that waited for a map longer than the hold timeout are localized as unknown. */
   async sweep(nowMs = Date.now()): Promise<void> {
-    const expired = this.pending.expired(nowMs);
+    const expired = onceEach(await this.held.takeExpired(nowMs - this.holdMs));
     if (expired.length === 0) return;
-    for (const step of expired) this.markMapless(step);
-    this.logger.warn(`${expired.length} step(s) waited ${LOCALIZER_HOLD.timeoutMs} ms for a map: localized as unknown`);
-    await this.publish(expired.map((s) => unknown(s)));
+    for (const step of expired) {
+      this.markMapless(step);
+      this.holding.delete(holdKey(step));
+      this.heldTasks.delete(taskKey(step.tenantId, step.taskId));
+    }
+    this.logger.warn(`${expired.length} step(s) waited ${this.holdMs} ms for a map: localized as unknown`);
+    try {
+      await this.publish(expired.map((s) => unknown(s)));
+    } catch (error) {
+      await this.held.putBack(expired, nowMs - this.holdMs);
+      throw error;
+    }
+  }
+
+  /** Takes the steps held for the map's task (atomically: one instance gets them) and localizes them. */
+  private async release(map: CognitiveMap): Promise<void> {
+    const k = taskKey(map.tenantId, map.taskId);
+    const steps = onceEach(await this.held.take(map.tenantId, map.taskId));
+    if (this.checked.size >= MAX_MAPLESS_TASKS) this.checked.clear();
+    this.checked.add(k);
+    this.heldTasks.delete(k);
+    for (const step of steps) this.holding.delete(holdKey(step));
+    if (steps.length === 0) return;
+    try {
+      await this.states.run(
+        distinctAgents(steps, (s) => s),
+        async () => {
+          const out: LocalizedStep[] = [];
+          for (const step of steps) {
+            if (this.localizers.isDuplicate(step)) this.duplicate(step);
+            else out.push(this.localize(step, map));
+          }
+          if (out.length > 0) await this.publish(out);
+        },
+      );
+    } catch (error) {
+      await this.held.putBack(steps, Date.now());
+      throw error;
+    }
   }
 
   private markMapless(step: StepEvent): void {
@@ -96,15 +191,15 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
     this.mapless.add(taskKey(step.tenantId, step.taskId));
   }
 
+  /** A step at or below the last one localized for its agent and run: counted and logged, not localized twice. */
+  private duplicate(step: StepEvent): void {
+    this.metrics.duplicateStep(step.tenantId, 'state-localizer', 'stale_seq');
+    this.logger.debug(`duplicate step ${JSON.stringify(step.eventId)} of ${JSON.stringify(step.tenantId)}/${JSON.stringify(step.agentId)} (seq ${step.seq}): already localized`);
+  }
+
   private localize(step: StepEvent, map: CognitiveMap): LocalizedStep {
-    const key = `${taskKey(step.tenantId, step.taskId)}\u0000${step.agentId}`;
-    let localizer = this.localizers.get(key);
-    if (!localizer || localizer.map.version < map.version) {
-      localizer = localizer ? Localizer.restore(map, localizer.snapshot(), this.embedder) : new Localizer(map, this.embedder);
-      this.localizers.set(key, localizer);
-    }
     if (step.kind === 'feedback' || step.kind === 'plan') this.proposeAnchorChanges(step, map);
-    const result = localized(step, localizer.onStep(step));
+    const result = localized(step, this.localizers.localize(step, map));
     this.metrics.localized(result, map.milestones.length);
     return result;
   }
@@ -129,7 +224,23 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
 }
 
 function taskKey(tenantId: string, taskId: string): string {
-  return `${tenantId}\u0000${taskId}`;
+  return compositeKey(tenantId, taskId);
+}
+
+function holdKey(step: StepEvent): string {
+  return compositeKey(step.tenantId, step.taskId, step.agentId);
+}
+
+/** A step redelivered while it was held (its batch was not committed) is held twice: localized once. */
+function onceEach(steps: StepEvent[]): StepEvent[] {
+  const seen = new Set<string>();
+  return steps.filter((s) => !seen.has(s.eventId) && seen.add(s.eventId));
+}
+
+function distinctMaps(maps: ReadonlyArray<CognitiveMap | undefined>): CognitiveMap[] {
+  const seen = new Map<string, CognitiveMap>();
+  for (const m of maps) if (m) seen.set(taskKey(m.tenantId, m.taskId), m);
+  return [...seen.values()];
 }
 
 function localized(step: StepEvent, position: Position): LocalizedStep {

@@ -27,18 +27,23 @@ const HAS_DIGIT = /\d/;
 const PLACEHOLDER = '<v>';
 
 /** Replaces the volatile parts of a text with a placeholder; idempotent. */
-export function normalizeText(text: string, extraPatterns?: readonly RegExp[]): string {
+export function normalizeText(text: string, extraPatterns?: readonly TextPattern[]): string {
   if (typeof text !== 'string' || text.length === 0) return '';
   // Every built-in volatile part contains a digit; most texts without one need no work.
   let out = HAS_DIGIT.test(text) ? text.replace(VOLATILE, PLACEHOLDER) : text;
-  if (extraPatterns) for (const pattern of extraPatterns) out = out.replace(pattern, PLACEHOLDER);
+  if (extraPatterns) for (const pattern of extraPatterns) out = pattern.replaceAll(out, PLACEHOLDER);
   return out;
 }
 
 export interface NormalizeOptions {
   /** Lower-cased extra keys to drop. */
   extraKeys?: ReadonlySet<string>;
-  extraPatterns?: readonly RegExp[];
+  extraPatterns?: readonly TextPattern[];
+}
+
+/** A tenant's volatile pattern, compiled with RE2 semantics (compileSafePattern of @wayfinder/cognitive-map). */
+export interface TextPattern {
+  replaceAll(text: string, replacement: string): string;
 }
 
 const DEFAULT_KEYS = new Set(VOLATILE_KEYS.map((k) => k.toLowerCase()));

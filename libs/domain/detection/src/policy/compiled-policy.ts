@@ -2,6 +2,7 @@
  * A resolved policy prepared for the hot path: globs compiled to matchers and per-tool normalization
  * options built once per policy object (cached by identity), not once per event.
  */
+import { compileSafePattern, type SafePattern } from '@wayfinder/cognitive-map';
 import type { PolicySettings } from '@wayfinder/contracts';
 import type { NormalizeOptions } from '../fingerprint/normalize';
 import { compileGlobs, type GlobMatcher } from '../glob';
@@ -35,13 +36,12 @@ export function compilePolicy(settings: PolicySettings): CompiledPolicy {
       let options = perTool.get(tool);
       if (!options) {
         const keys = [...(volatileKeys['*'] ?? []), ...(volatileKeys[tool] ?? [])].map((k) => k.toLowerCase());
-        const patterns: RegExp[] = [];
+        const patterns: SafePattern[] = [];
         for (const source of [...(volatilePatterns['*'] ?? []), ...(volatilePatterns[tool] ?? [])]) {
-          try {
-            patterns.push(new RegExp(source, 'g'));
-          } catch {
-            // validatePolicy rejects bad patterns; one that slipped through is ignored rather than fatal.
-          }
+          // RE2 semantics: linear time whatever the tenant wrote. validatePolicy rejects what RE2 cannot
+          // compile; one that slipped through is ignored rather than fatal.
+          const compiled = compileSafePattern(source);
+          if (compiled.ok) patterns.push(compiled.pattern);
         }
         options = { extraKeys: new Set(keys), extraPatterns: patterns };
         if (perTool.size < 1024) perTool.set(tool, options);

@@ -1,4 +1,5 @@
 /** Validation of a policy overlay from outside (API, file, topic), with errors naming the field. */
+import { compileSafePattern } from '@wayfinder/cognitive-map';
 import { PolicyOverlay, type PolicySettings } from '@wayfinder/contracts';
 import { resolvePolicy } from './resolve';
 
@@ -26,11 +27,9 @@ export function validatePolicy(raw: unknown): PolicyValidation {
   if (policy.crossAgent.critical < policy.crossAgent.warning) problems.push('crossAgent.critical: must be at least crossAgent.warning');
   for (const [tool, patterns] of Object.entries(policy.normalization.volatilePatterns)) {
     patterns.forEach((pattern, i) => {
-      try {
-        new RegExp(pattern);
-      } catch {
-        problems.push(`normalization.volatilePatterns.${tool}.${i}: not a valid regular expression`);
-      }
+      // Compiled with RE2 semantics (linear time): a pattern that needs backtracking is rejected here.
+      const compiled = compileSafePattern(pattern);
+      if (!compiled.ok) problems.push(`normalization.volatilePatterns.${tool}.${i}: ${compiled.error}`);
     });
   }
   if (problems.length > 0) return { ok: false, error: problems.join('; ') };

@@ -62,6 +62,11 @@ export class RunState extends RunHistory {
   costUsd = 0;
   /** Tool name of the newest call (the history keeps hashes only): names the other side of a ping-pong. */
   lastTool = '';
+  /**
+   * `ts` of the newest step applied, as sent (parsed only when a seq-0 step asks whether the agent
+   * restarted). In memory only: after a restore it is unknown, and a seq-0 step is then a redelivery.
+   */
+  lastTs = '';
 
   constructor(taskId: string, historySize: number, withVectors = false) {
     super(historySize, NEAR_WORDS + COUNTER_WORDS + (withVectors ? VECTORS_WORDS : 0));

@@ -1,0 +1,52 @@
+/**
+ * The contract every AgentStateStore adapter passes (STYLE "ports with contract suites"): versions start
+ * at 0 and grow by one per write, bytes round-trip exactly, and agents never meet — not across tenants,
+ * and not when ids contain the separators (':', '%', '{', NUL) that would make naive composite keys collide.
+ */
+import type { AgentRef, AgentStateStore } from './agent-state.store';
+
+export function agentStateStoreContract(name: string, makeStore: () => AgentStateStore | Promise<AgentStateStore>, unique: string): void {
+  describe(`${name} (AgentStateStore contract)`, () => {
+    let store: AgentStateStore;
+    beforeAll(async () => {
+      store = await makeStore();
+    });
+
+    it('round-trips bytes and bumps the version on every write', async () => {
+      const a = { tenantId: `t-${unique}`, agentId: 'a1' };
+      const b = { tenantId: `t-${unique}`, agentId: 'a2' };
+      expect(await store.versions([a, b])).toEqual([0, 0]);
+      const bytes = new Uint8Array([0, 255, 1, 128, 7]);
+      expect(await store.save([{ ...a, state: bytes }])).toEqual([1]);
+      expect(await store.save([{ ...a, state: bytes.subarray(1, 3) }, { ...b, state: bytes }])).toEqual([2, 1]);
+      expect(await store.load([a, b])).toEqual([
+        { version: 2, state: new Uint8Array([255, 1]) },
+        { version: 1, state: bytes },
+      ]);
+      expect(await store.versions([a, b])).toEqual([2, 1]);
+    });
+
+    it('never lets two tenants with colliding composite ids see each other’s state', async () => {
+      // Each pair would meet under a `tenant:agent` key, or under percent-encoding done twice.
+      const pairs: Array<[AgentRef, AgentRef]> = [
+        [{ tenantId: `a:${unique}`, agentId: 'b:c' }, { tenantId: `a:${unique}:b`, agentId: 'c' }],
+        [{ tenantId: `p%3a${unique}`, agentId: 'x' }, { tenantId: `p:${unique}`, agentId: 'x' }],
+        [{ tenantId: `n\u0000${unique}`, agentId: 'y' }, { tenantId: `n`, agentId: `\u0000${unique}\u0000y` }],
+        [{ tenantId: `{b}${unique}`, agentId: 'z' }, { tenantId: `b${unique}`, agentId: 'z' }],
+      ];
+      for (const [first, second] of pairs) {
+        await store.save([{ ...first, state: new Uint8Array([1, 2, 3]) }]);
+        expect(await store.versions([second])).toEqual([0]);
+        expect(await store.load([second])).toEqual([undefined]);
+        await store.save([{ ...second, state: new Uint8Array([9]) }]);
+        expect((await store.load([first]))[0]).toEqual({ version: 1, state: new Uint8Array([1, 2, 3]) });
+      }
+    });
+
+    it('answers empty requests without a round trip failing', async () => {
+      expect(await store.versions([])).toEqual([]);
+      expect(await store.load([])).toEqual([]);
+      expect(await store.save([])).toEqual([]);
+    });
+  });
+}

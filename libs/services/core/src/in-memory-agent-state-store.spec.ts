@@ -1,0 +1,4 @@
+import { InMemoryAgentStateStore } from './agent-state.store';
+import { agentStateStoreContract } from './agent-state.store.contract';
+
+agentStateStoreContract('InMemoryAgentStateStore', () => new InMemoryAgentStateStore(), 'mem');
