@@ -7,7 +7,7 @@ describe('tenants with colliding composite ids', () => {
   it('keep their ladders apart', () => {
     const engine = new CorrectionEngine({ now: () => FIXED_NOW });
     const ctx = context();
-    const frozen = { ...deviation('constraint_violation', 5, { count: 1, evidence: { tool: 'drop_table' } }), tenantId: 'acme:eu', agentId: 'bot' };
+    const frozen = { ...deviation('constraint_violation', 5, { level: 'critical', count: 1, evidence: { tool: 'drop_table' } }), tenantId: 'acme:eu', agentId: 'bot' };
     engine.onDeviation(frozen, ctx);
     expect(engine.isFrozen('acme:eu', 'bot', 'run-1')).toBe(true);
     expect(engine.isFrozen('acme', 'eu:bot', 'run-1')).toBe(false);

@@ -38,7 +38,7 @@ describe('a ladder carried across a restart', () => {
     let engine = new CorrectionEngine({ now: () => FIXED_NOW });
     const ctx = context({ lastCheckpoint: undefined });
     walk(engine, ctx, 0, 9, position('m2', ['m1'], 0.25));
-    engine.onDeviation(deviation('constraint_violation', 9, { count: 1, evidence: { tool: 'delete_database' } }), ctx);
+    engine.onDeviation(deviation('constraint_violation', 9, { level: 'critical', count: 1, evidence: { tool: 'delete_database' } }), ctx);
     expect(engine.isFrozen(TENANT, AGENT, 'run-1')).toBe(true);
     const state = engine.exportAgentState(TENANT, AGENT)!;
     engine = new CorrectionEngine({ now: () => FIXED_NOW });

@@ -76,8 +76,13 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
 
   /** A human resumed a frozen agent (through the gateway): its next steps are navigated again. */
   @EventPattern('wayfinder.controls.v1')
-  onControl(@Payload() control: AgentControl): void {
-    if (control.action === 'resume') this.engine.resume(control.tenantId, control.agentId);
+  async onControl(@Payload() control: AgentControl): Promise<void> {
+    if (control.action !== 'resume') return;
+    // Through the durable state: the ladder is restored first (a restart, a partition move) and the
+    // unfrozen ladder is written back before the control's offset is committed.
+    await this.states.run([{ tenantId: control.tenantId, agentId: control.agentId }], () => {
+      this.engine.resume(control.tenantId, control.agentId);
+    });
   }
 
   /** Whole batches: the ladder only needs to see each step, and one Nest call per batch is cheaper. */
