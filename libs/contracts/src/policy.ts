@@ -43,6 +43,11 @@ export const NearDuplicateSettings = z.object({
   longArgsChars: z.number().int().positive().optional(),
   /** Args similarity for long args (iterating on code legitimately produces similar code); default argsSimilarity. */
   longArgsSimilarity: ratio.optional(),
+  /**
+   * Errors worth retrying (regex sources, case-insensitive: timeouts, 429/503, connection resets): a retry
+   * after one of them is what an agent should do, so it is no evidence of a loop (error_repeat still counts).
+   */
+  retryableErrors: z.array(z.string().min(1).max(512)).max(64).optional(),
 });
 
 export const MonologueSettings = z.object({ enabled: z.boolean(), warning: count, critical: count, threshold: ratio });

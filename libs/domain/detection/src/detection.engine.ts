@@ -9,13 +9,13 @@ import { dangerousToolViolation } from './detectors/constraint.detector';
 import { detectBudget } from './detectors/budget.detector';
 import { armCompactionGuard, observeUnderGuard, skipUnderGuard } from './detectors/compaction.detector';
 import { detectMessageRepetition } from './detectors/message-repetition.detector';
-import { nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
+import { clearNearDuplicateEvidence, nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
 import { detectStepStagnation, detectTimeStagnation, markProgress, positionMovedForward } from './detectors/stagnation.detector';
 import { detectToolLoop } from './detectors/tool-loop.detector';
 import { errorHash, isErrorOutcome, isUnknownToolOutcome, type OutcomeLike, resultHash } from './fingerprint/fingerprint';
 import { canonicalJson } from './fingerprint/normalize';
 import { hash32, hashHex } from './fingerprint/hash';
-import { targetMask, textOf } from './fingerprint/text-of';
+import { paginationOf, targetSignature, textOf } from './fingerprint/text-of';
 import { compilePolicy, type CompiledPolicy } from './policy/compiled-policy';
 import { AgentState } from './state/agent-state';
 import { decodeAgentState, encodeAgentState } from './state/codec';
@@ -209,6 +209,7 @@ export class DetectionEngine {
     }
     if (position && typeof position === 'object' && Array.isArray(position.completed) && positionMovedForward(run, position)) {
       markProgress(run, seq, nowMs);
+      clearNearDuplicateEvidence(run);
     }
 
     switch (step.kind) {
@@ -226,10 +227,14 @@ export class DetectionEngine {
         }
         break;
       case 'milestone':
-        if (step.milestone?.status === 'done') markProgress(run, seq, nowMs);
+        if (step.milestone?.status === 'done') {
+          markProgress(run, seq, nowMs);
+          clearNearDuplicateEvidence(run);
+        }
         break;
       case 'compaction':
         armCompactionGuard(run, settings.loop.postCompactionWindow);
+        clearNearDuplicateEvidence(run);
         break;
       default:
         break;
@@ -270,6 +275,7 @@ export class DetectionEngine {
     if (!policy.isExempt(tool)) {
       const action = args && typeof args === 'object' && typeof (args as Record<string, unknown>).action === 'string' ? (args as Record<string, string>).action : undefined;
       const isPoll = policy.isPollName(tool) || (action !== undefined && policy.isPollName(`${tool}.${action}`));
+      const afterWork = settings.nearDuplicate.enabled && workSinceLastCall(run, toolHash);
       const loop = detectToolLoop(run, { tool, toolHash, argsHash: callArgs, isPoll }, settings.loop);
       if (loop) drafts.push(loop);
       const callId = typeof body.callId === 'string' ? hash32(body.callId) : 0;
@@ -284,7 +290,7 @@ export class DetectionEngine {
         const previous = run.history.size > 1 ? run.history.slot(1) : -1;
         const sameArgs = previous >= 0 && run.history.tool(previous) === toolHash && run.history.args(previous) === callArgs;
         const longArgs = text.length >= (settings.nearDuplicate.longArgsChars ?? Number.POSITIVE_INFINITY);
-        nearDuplicateOnAction(run, toolHash, sketch, sameArgs, step.seq, longArgs, longArgs ? NO_TARGETS : targetMask(text));
+        nearDuplicateOnAction(run, toolHash, sketch, sameArgs, step.seq, longArgs, longArgs ? NO_TARGETS : targetSignature(text, paginationOf(args)), afterWork);
       }
     }
 
@@ -329,7 +335,8 @@ export class DetectionEngine {
       const sketch = this.scratch;
       const text = `${textOf(body.content ?? '', MAX_EMBED_CHARS)} ${typeof body.error === 'string' ? body.error.slice(0, MAX_EMBED_CHARS) : ''}`;
       sketchInto(this.embedVector(text), sketch);
-      const near = nearDuplicateOnObservation(run, tool, toolHash, sketch, result, error, settings.nearDuplicate);
+      const retryable = failed && policy.isRetryableError(typeof body.error === 'string' ? body.error : '');
+      const near = nearDuplicateOnObservation(run, tool, toolHash, sketch, result, error, settings.nearDuplicate, retryable);
       if (near) drafts.push(near);
     }
   }
@@ -367,6 +374,21 @@ export class DetectionEngine {
   }
 }
 
+
+/**
+ * Whether another tool's call succeeded since the previous call of this tool (newest prior records first):
+ * work done in between, so repeating this call (an `ls` after an edit) may see a changed world.
+ */
+function workSinceLastCall(run: RunState, toolHash: number): boolean {
+  const h = run.history;
+  for (let i = 0; i < h.size; i++) {
+    const s = h.slot(i);
+    if (h.tool(s) === toolHash) return false;
+    const flags = h.flags(s);
+    if ((flags & RecordFlag.Outcome) !== 0 && (flags & RecordFlag.Error) === 0) return true;
+  }
+  return false;
+}
 
 function finite(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;

@@ -17,6 +17,20 @@ const CORRECTION: PolicySettings['correction'] = {
   maxCorrectionsPerMilestone: 4,
 };
 
+/** Errors an agent is right to retry: a retry after one of them is no evidence of a loop (project rule P1). */
+const RETRYABLE_ERRORS = [
+  '\\btime(d)?[ -]?out\\b',
+  '\\b(429|502|503|504)\\b',
+  'rate[ -]?limit',
+  'too many requests',
+  'temporar(il)?y',
+  'unavailable',
+  'connection (reset|refused|closed|aborted)',
+  'ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN',
+  'try again',
+  'network error',
+];
+
 const NORMALIZATION: PolicySettings['normalization'] = { volatileKeys: {}, volatilePatterns: {} };
 
 const openclaw: PolicySettings = {
@@ -46,7 +60,8 @@ const openclaw: PolicySettings = {
 
 const balanced: PolicySettings = {
   profile: 'balanced',
-  loop: { ...openclaw.loop, errorRepeatWarning: 2, errorRepeatCritical: 4 },
+  // error_repeat at OpenClaw's 3 / 5: a second identical failure is often a retry that then succeeds.
+  loop: { ...openclaw.loop },
   exemptTools: ['final_answer'],
   // Tuned on trail-dev (53 TRAIL traces): one reworded repeat whose result brings nothing new is already
   // what annotators call resource abuse; long args (code) iterate legitimately, so they must be closer.
@@ -60,6 +75,7 @@ const balanced: PolicySettings = {
     warning: 1,
     critical: 4,
     ignoreTools: ['final_answer'],
+    retryableErrors: RETRYABLE_ERRORS,
   },
   monologue: { enabled: true, warning: 3, critical: 6, threshold: 0.95 },
   repetition: { enabled: true, window: 5, threshold: 0.92 },
