@@ -42,6 +42,9 @@ export const DETECTORS = [
   'drift',
   'constraint_violation',
   'budget',
+  'cycle_repeat',
+  'content_repetition',
+  'compaction_loop',
 ] as const;
 export const DetectorName = z.enum(DETECTORS);
 export type DetectorName = z.infer<typeof DetectorName>;
@@ -58,6 +61,9 @@ export const LOOP_FAMILY: readonly DetectorName[] = [
   'near_duplicate_calls',
   'semantic_repetition',
   'monologue',
+  'cycle_repeat',
+  'content_repetition',
+  'compaction_loop',
 ];
 
 export const DeviationLevel = z.enum(['warning', 'critical']);

@@ -64,7 +64,15 @@ function problem(deviation: Deviation): string {
     case 'compaction_loop_persisted':
       return `After the context was compacted you repeated ${call}${withArgs} with the same result.`;
     case 'monologue':
-      return `You wrote ${n} near-identical messages in a row without taking any action.`;
+      return deviation.evidence['kind'] === 'no-action'
+        ? `You wrote ${n} messages in a row without taking any action.`
+        : `You wrote ${n} near-identical messages in a row without taking any action.`;
+    case 'cycle_repeat':
+      return `You repeated the same cycle of ${text(deviation.evidence['period']) ?? 'several'} calls (ending with ${call}) ${n} times with the same outcomes each time.`;
+    case 'content_repetition':
+      return `Your last message repeats the same passage ${n} times.`;
+    case 'compaction_loop':
+      return `Your context was compacted ${n} times in a row with almost no work in between.`;
     case 'semantic_repetition':
       return `Your last outputs say the same thing in different words${similarity !== undefined ? ` (similarity ${similarity.toFixed(2)})` : ''}.`;
     case 'stagnation':
@@ -102,7 +110,12 @@ function nextAction(deviation: Deviation, milestoneText: string): string {
       return `stop rephrasing ${call}; summarise what you found so far, then ${toward} with it or use a different source.`;
     case 'monologue':
     case 'semantic_repetition':
+    case 'content_repetition':
       return `stop restating; take one concrete action (a tool call) to ${toward}.`;
+    case 'cycle_repeat':
+      return `break the cycle: do not run the same calls again; use the results you already have and take one different step to ${toward}.`;
+    case 'compaction_loop':
+      return `keep outputs short (read only the parts of files and pages you need) and ${toward} with what is in context now.`;
     case 'global_circuit_breaker':
     case 'stagnation':
       return `state what blocks you in one sentence, then take the smallest step that completes ${milestoneText}.`;

@@ -12,6 +12,10 @@ import { detectMessageRepetition } from './detectors/message-repetition.detector
 import { clearNearDuplicateEvidence, nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
 import { detectStepStagnation, detectTimeStagnation, markProgress, positionMovedForward } from './detectors/stagnation.detector';
 import { detectToolLoop } from './detectors/tool-loop.detector';
+import { detectCycle } from './detectors/cycle.detector';
+import { detectContentRepetition } from './detectors/content-repetition.detector';
+import { countActionForCompaction, detectCompactionLoop } from './detectors/compaction-loop.detector';
+import { countSilentMessage, detectNoActionMonologue, endSilentMessages } from './detectors/monologue-no-action.detector';
 import { errorHash, isErrorOutcome, isUnknownToolOutcome, type OutcomeLike, resultHash } from './fingerprint/fingerprint';
 import { canonicalJson } from './fingerprint/normalize';
 import { hash32, hashHex } from './fingerprint/hash';
@@ -220,11 +224,7 @@ export class DetectionEngine {
         this.onObservation(run, step, policy, drafts);
         break;
       case 'message':
-        if (step.message?.role === 'assistant' && (settings.monologue.enabled || settings.repetition.enabled)) {
-          const sketch = this.scratch;
-          sketchInto(this.embedVector(typeof step.message.text === 'string' ? step.message.text : ''), sketch);
-          drafts.push(...detectMessageRepetition(run, sketch, seq, settings));
-        }
+        this.onMessage(run, step, seq, settings, drafts);
         break;
       case 'milestone':
         if (step.milestone?.status === 'done') {
@@ -235,6 +235,10 @@ export class DetectionEngine {
       case 'compaction':
         armCompactionGuard(run, settings.loop.postCompactionWindow);
         clearNearDuplicateEvidence(run);
+        if (settings.compactionLoop?.enabled) {
+          const loop = detectCompactionLoop(run, seq, settings.compactionLoop);
+          if (loop) drafts.push(loop);
+        }
         break;
       default:
         break;
@@ -269,6 +273,8 @@ export class DetectionEngine {
     const callArgs = hash32(canonicalJson(args ?? {}), toolHash);
     run.actionSinceMessage = true;
     run.steps++;
+    countActionForCompaction(run);
+    endSilentMessages(run);
 
     if (settings.constraints.enabled && policy.isDangerous(tool)) drafts.push(dangerousToolViolation(tool, hashHex(callArgs)));
 
@@ -278,6 +284,11 @@ export class DetectionEngine {
       const afterWork = settings.nearDuplicate.enabled && workSinceLastCall(run, toolHash);
       const loop = detectToolLoop(run, { tool, toolHash, argsHash: callArgs, isPoll }, settings.loop);
       if (loop) drafts.push(loop);
+      // At most one loop deviation per action: the upstream table first, then the cycle (P2).
+      else if (settings.cycle?.enabled) {
+        const cycle = detectCycle(run, tool, callArgs, settings.cycle);
+        if (cycle) drafts.push(cycle);
+      }
       const callId = typeof body.callId === 'string' ? hash32(body.callId) : 0;
       run.history.push(toolHash, callArgs, step.seq, callId, isPoll ? RecordFlag.Poll : 0);
       run.lastTool = tool;
@@ -299,6 +310,33 @@ export class DetectionEngine {
       if (stagnation) drafts.push(stagnation);
     }
     void ctx;
+  }
+
+  private onMessage(run: RunState, step: Extract<StepEvent, { kind: 'message' }>, seq: number, settings: CompiledPolicy['settings'], drafts: DeviationDraft[]): void {
+    const role = step.message?.role;
+    if (role === 'user') {
+      endSilentMessages(run);
+      return;
+    }
+    if (role !== 'assistant') return;
+    const text = typeof step.message.text === 'string' ? step.message.text : '';
+    // Counted before the upstream detectors run (they reset the "action since message" flag), and only once
+    // the run has acted: an agent plans before it acts (P6).
+    const silent = settings.monologue.enabled && settings.monologue.noActionWarning !== undefined && run.steps > 0 ? countSilentMessage(run, seq) : 0;
+    const before = drafts.length;
+    if (settings.monologue.enabled || settings.repetition.enabled) {
+      const sketch = this.scratch;
+      sketchInto(this.embedVector(text), sketch);
+      drafts.push(...detectMessageRepetition(run, sketch, seq, settings));
+    }
+    if (silent > 0 && !drafts.slice(before).some((d) => d.detector === 'monologue')) {
+      const monologue = detectNoActionMonologue(run, silent, text, settings.monologue);
+      if (monologue) drafts.push(monologue);
+    }
+    if (settings.contentRepetition?.enabled) {
+      const repeated = detectContentRepetition(text, seq, settings.contentRepetition);
+      if (repeated) drafts.push(repeated);
+    }
   }
 
   private onObservation(run: RunState, step: Extract<StepEvent, { kind: 'observation' }>, policy: CompiledPolicy, drafts: DeviationDraft[]): void {

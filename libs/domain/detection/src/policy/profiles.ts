@@ -56,12 +56,16 @@ const openclaw: PolicySettings = {
   budget: { enabled: false, warningRatio: 0.8 },
   normalization: NORMALIZATION,
   correction: CORRECTION,
+  // The project's detectors (PROJECT-RULES.md) stay off in the OpenClaw profile.
+  cycle: { enabled: false, maxPeriod: 5, warning: 3, critical: 5 },
+  contentRepetition: { enabled: false, minChunkChars: 30, warning: 3, critical: 6 },
+  compactionLoop: { enabled: false, minActionsBetween: 3, warning: 3, critical: 5 },
 };
 
 const balanced: PolicySettings = {
   profile: 'balanced',
   // error_repeat at OpenClaw's 3 / 5: a second identical failure is often a retry that then succeeds.
-  loop: { ...openclaw.loop },
+  loop: { ...openclaw.loop, failureStreakWarning: 4, failureStreakCritical: 8 },
   exemptTools: ['final_answer'],
   // Tuned on trail-dev (53 TRAIL traces): one reworded repeat whose result brings nothing new is already
   // what annotators call resource abuse; long args (code) iterate legitimately, so they must be closer.
@@ -77,7 +81,7 @@ const balanced: PolicySettings = {
     ignoreTools: ['final_answer'],
     retryableErrors: RETRYABLE_ERRORS,
   },
-  monologue: { enabled: true, warning: 3, critical: 6, threshold: 0.95 },
+  monologue: { enabled: true, warning: 3, critical: 6, threshold: 0.95, noActionWarning: 4, noActionCritical: 8 },
   repetition: { enabled: true, window: 5, threshold: 0.92 },
   stagnation: { enabled: true, warningSteps: 40, criticalSteps: 80, warningFactor: 6, criticalFactor: 10 },
   drift: { enabled: true, milestoneThreshold: 0.15, goalThreshold: 0.1, toleranceSteps: 5 },
@@ -85,29 +89,38 @@ const balanced: PolicySettings = {
   budget: { enabled: true, warningRatio: 0.8 },
   normalization: NORMALIZATION,
   correction: CORRECTION,
+  cycle: { enabled: true, maxPeriod: 5, warning: 3, critical: 5 },
+  contentRepetition: { enabled: true, minChunkChars: 30, warning: 3, critical: 6 },
+  compactionLoop: { enabled: true, minActionsBetween: 3, warning: 3, critical: 5 },
 };
 
 const strict: PolicySettings = {
   ...balanced,
   profile: 'strict',
-  loop: { ...balanced.loop, warning: 5, critical: 10, globalBreaker: 20, unknownTool: 3, errorRepeatWarning: 2, errorRepeatCritical: 3 },
+  loop: { ...balanced.loop, warning: 5, critical: 10, globalBreaker: 20, unknownTool: 3, errorRepeatWarning: 2, errorRepeatCritical: 3, failureStreakWarning: 3, failureStreakCritical: 6 },
   nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.55, resultSimilarity: 0.77, errorSimilarity: 0.6, longArgsSimilarity: 0.8, warning: 1, critical: 3 },
-  monologue: { ...balanced.monologue, warning: 2, critical: 4, threshold: 0.9 },
+  monologue: { ...balanced.monologue, warning: 2, critical: 4, threshold: 0.9, noActionWarning: 3, noActionCritical: 6 },
   repetition: { ...balanced.repetition, window: 4, threshold: 0.9 },
   stagnation: { ...balanced.stagnation, warningSteps: 25, criticalSteps: 50, warningFactor: 4, criticalFactor: 8 },
   correction: { ...CORRECTION, toleranceSteps: 2 },
+  cycle: { enabled: true, maxPeriod: 5, warning: 2, critical: 4 },
+  contentRepetition: { enabled: true, minChunkChars: 20, warning: 3, critical: 5 },
+  compactionLoop: { enabled: true, minActionsBetween: 5, warning: 2, critical: 4 },
 };
 
 const lenient: PolicySettings = {
   ...balanced,
   profile: 'lenient',
-  loop: { ...balanced.loop, warning: 15, critical: 30, globalBreaker: 40, unknownTool: 15, errorRepeatWarning: 4, errorRepeatCritical: 8 },
+  loop: { ...balanced.loop, warning: 15, critical: 30, globalBreaker: 40, unknownTool: 15, errorRepeatWarning: 4, errorRepeatCritical: 8, failureStreakWarning: 6, failureStreakCritical: 12 },
   nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.7, resultSimilarity: 0.88, errorSimilarity: 0.8, longArgsSimilarity: 0.92, warning: 2, critical: 6 },
-  monologue: { ...balanced.monologue, warning: 4, critical: 8, threshold: 0.97 },
+  monologue: { ...balanced.monologue, warning: 4, critical: 8, threshold: 0.97, noActionWarning: 6, noActionCritical: 12 },
   repetition: { ...balanced.repetition, window: 6, threshold: 0.95 },
   stagnation: { ...balanced.stagnation, warningSteps: 60, criticalSteps: 120, warningFactor: 10, criticalFactor: 20 },
   constraints: { ...balanced.constraints, enabled: true },
   correction: { ...CORRECTION, toleranceSteps: 5 },
+  cycle: { enabled: true, maxPeriod: 5, warning: 4, critical: 8 },
+  contentRepetition: { enabled: true, minChunkChars: 40, warning: 4, critical: 8 },
+  compactionLoop: { enabled: true, minActionsBetween: 2, warning: 4, critical: 6 },
 };
 
 export const PROFILES: Readonly<Record<ProfileName, PolicySettings>> = { openclaw, balanced, strict, lenient };

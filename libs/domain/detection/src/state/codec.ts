@@ -9,15 +9,18 @@
  * v2 layout: u8 version, u8 recent head, u8 runs, u8 extras, 8 × i32 recent event hashes; per run (least
  * recently used first): key, taskId, progressKey, lastTool, u32 capacity, u32 size, u32 head, u8 flags,
  * [f64 lastProgressMs], f64 tokens, f64 costUsd, u32 n + n × (key, f64 multiple) reported, u32 n + n × f64
- * guard triples, u32 words + the run's data; per extra detector: name, u8 kind (bytes | JSON), u32 n + n
+ * guard triples, u32 words + the run's data, [v3: u32 n + n × i32 counters of the project's detectors
+ * (RunState.more), n = 0 when unused]; per extra detector: name, u8 kind (bytes | JSON), u32 n + n
  * bytes; u32 checksum of everything before it. A change to the run buffer's layout must bump the version.
  */
 import { AgentState, RECENT_EVENTS } from './agent-state';
 import { ByteReader, ByteWriter, CorruptStateError, checksum } from './bytes';
-import { RunState } from './run-state';
+import { MORE_WORDS, RunState } from './run-state';
 import { setSketchByte } from './sketch';
 
-const VERSION = 2;
+const VERSION = 3;
+/** v2 is v3 without the project detectors' counters (read, never written). */
+const V2 = 2;
 const V1 = 1;
 /** The first byte of a v1 document: `{`. */
 const JSON_DOCUMENT = 0x7b;
@@ -79,6 +82,9 @@ export function encodeAgentState(agent: AgentState, extra: Record<string, unknow
     for (const value of r.guardTriples) w.f64(value);
     w.u32(r.data.length);
     w.words(r.data, r.data.length);
+    const more = r.more;
+    w.u32(more ? more.length : 0);
+    if (more) for (const value of more) w.i32(value);
   }
   for (const name of names) {
     const state = extra[name];
@@ -103,11 +109,11 @@ export function encodeAgentState(agent: AgentState, extra: Record<string, unknow
 export function decodeAgentState(tenantId: string, agentId: string, bytes: Uint8Array): { agent: AgentState; extra: Record<string, unknown> } {
   if (bytes.length === 0) throw new CorruptStateError(`empty ${WHAT}`);
   if (bytes[0] === JSON_DOCUMENT) return decodeV1(tenantId, agentId, bytes);
-  if (bytes[0] !== VERSION) throw new Error(`unsupported ${WHAT} version ${bytes[0]}`);
-  return decodeV2(tenantId, agentId, bytes);
+  if (bytes[0] !== VERSION && bytes[0] !== V2) throw new Error(`unsupported ${WHAT} version ${bytes[0]}`);
+  return decodeV2(tenantId, agentId, bytes, bytes[0] === VERSION);
 }
 
-function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array): { agent: AgentState; extra: Record<string, unknown> } {
+function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array, withMore: boolean): { agent: AgentState; extra: Record<string, unknown> } {
   if (bytes.length < HEADER_BYTES + CHECKSUM_BYTES) throw new CorruptStateError(`truncated ${WHAT}: ${bytes.length} bytes`);
   const body = bytes.length - CHECKSUM_BYTES;
   const stored = (bytes[body] | (bytes[body + 1] << 8) | (bytes[body + 2] << 16) | (bytes[body + 3] << 24)) >>> 0;
@@ -154,6 +160,14 @@ function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array): { agent
     const words = r.u32();
     if (words !== run.data.length) r.fail(`run buffer of ${words} words where this build lays out ${run.data.length}`);
     r.wordsInto(run.data);
+    if (withMore) {
+      const more = r.u32();
+      if (more > MORE_WORDS) r.fail(`${more} detector counters where this build keeps ${MORE_WORDS}`);
+      if (more > 0) {
+        const counters = run.moreCounters();
+        for (let k = 0; k < more; k++) counters[k] = r.i32();
+      }
+    }
     agent.add(key, run);
   }
   const extra: Record<string, unknown> = {};

@@ -36,6 +36,20 @@ const enum Counter {
 }
 /** Words of the counters. */
 const COUNTER_WORDS = 16;
+/**
+ * Counters of the project's detectors (PROJECT-RULES.md: compaction_loop, monologue with no action), in a
+ * small array of their own so the run buffer keeps its layout; null until one of them is used.
+ */
+export const enum More {
+  HasCompaction = 0,
+  ActionsSinceCompaction = 1,
+  CompactionChain = 2,
+  CompactionStartSeq = 3,
+  SilentMessages = 4, // assistant messages since the last action or user message
+  SilentStartSeq = 5,
+}
+export const MORE_WORDS = 8;
+
 /** Offset of the near-duplicate sketches from `vectorsOffset`, in words (the last message comes first). */
 export const NEAR_VECTORS_OFFSET = SKETCH_WORDS;
 /** Words of the sketches: the last message, then per near-duplicate slot its args and result. */
@@ -62,6 +76,8 @@ export class RunState extends RunHistory {
   costUsd = 0;
   /** Tool name of the newest call (the history keeps hashes only): names the other side of a ping-pong. */
   lastTool = '';
+  /** The project's detectors' counters (see More); null until used. */
+  more: Int32Array | null = null;
 
   constructor(taskId: string, historySize: number, withVectors = false) {
     super(historySize, NEAR_WORDS + COUNTER_WORDS + (withVectors ? VECTORS_WORDS : 0));
@@ -190,6 +206,12 @@ export class RunState extends RunHistory {
     grown.set(this.data);
     this.data = grown;
     this.hasVectors = true;
+  }
+
+  /** The project's detectors' counters, allocated on first use. */
+  moreCounters(): Int32Array {
+    if (!this.more) this.more = new Int32Array(MORE_WORDS);
+    return this.more;
   }
 
   ensureNearDup(): void {
