@@ -26,6 +26,7 @@ import { decodeAgentState, encodeAgentState } from './state/codec';
 import { RecordFlag } from './state/run-history';
 import { RunState } from './state/run-state';
 import { SKETCH_WORDS, sketchInto } from './state/sketch';
+import { EvidenceMemory } from './evidence/evidence-memory';
 import type { DetectionContext, DeviationDraft, StepDetector } from './types';
 
 export interface DetectionEngineOptions {
@@ -211,6 +212,7 @@ export class DetectionEngine {
       this.timed.set(run, { expectedStepMs: ctx.expectedStepMs as number, warningFactor: stagnation.warningFactor, criticalFactor: stagnation.criticalFactor });
       if (!Number.isFinite(run.lastProgressMs)) run.lastProgressMs = nowMs;
     }
+    if (position && typeof position === 'object' && typeof position.milestoneId === 'string') this.wordsOf(run).milestone = position.milestoneId;
     if (position && typeof position === 'object' && Array.isArray(position.completed) && positionMovedForward(run, position)) {
       markProgress(run, seq, nowMs);
       clearNearDuplicateEvidence(run);
@@ -227,6 +229,7 @@ export class DetectionEngine {
         this.onMessage(run, step, seq, settings, drafts);
         break;
       case 'milestone':
+        if (typeof step.milestone?.id === 'string') this.wordsOf(run).milestone = step.milestone.id;
         if (step.milestone?.status === 'done') {
           markProgress(run, seq, nowMs);
           clearNearDuplicateEvidence(run);
@@ -253,6 +256,7 @@ export class DetectionEngine {
       drafts.push(...detectBudget(run, settings.budget, ctx.maxSteps));
     }
 
+    if (drafts.length > 0) this.nameThings(run, drafts);
     for (const detector of this.extraDetectors) {
       try {
         drafts.push(...detector.onStep(step, position, ctx));
@@ -270,7 +274,8 @@ export class DetectionEngine {
     const args = body.args;
     const toolHash = hash32(tool);
     // argsHash(tool, args), without hashing the tool name a second time.
-    const callArgs = hash32(canonicalJson(args ?? {}), toolHash);
+    const argsJson = canonicalJson(args ?? {});
+    const callArgs = hash32(argsJson, toolHash);
     run.actionSinceMessage = true;
     run.steps++;
     countActionForCompaction(run);
@@ -279,6 +284,7 @@ export class DetectionEngine {
     if (settings.constraints.enabled && policy.isDangerous(tool)) drafts.push(dangerousToolViolation(tool, hashHex(callArgs)));
 
     if (!policy.isExempt(tool)) {
+      this.wordsOf(run).onAction(toolHash, argsJson);
       const action = args && typeof args === 'object' && typeof (args as Record<string, unknown>).action === 'string' ? (args as Record<string, string>).action : undefined;
       const isPoll = policy.isPollName(tool) || (action !== undefined && policy.isPollName(`${tool}.${action}`));
       const afterWork = settings.nearDuplicate.enabled && workSinceLastCall(run, toolHash);
@@ -358,6 +364,7 @@ export class DetectionEngine {
     const unknown = isUnknownToolOutcome(outcome);
     const failed = isErrorOutcome(outcome);
     const error = failed ? errorHash(outcome, options) : 0;
+    run.words?.onOutcome(toolHash, failed ? (typeof body.error === 'string' ? body.error : canonicalJson(body.error ?? body.content ?? null)) : null);
     let callArgs = 0;
     let firstSeq = step.seq;
     if (slot >= 0) {
@@ -376,6 +383,38 @@ export class DetectionEngine {
       const retryable = failed && policy.isRetryableError(typeof body.error === 'string' ? body.error : '');
       const near = nearDuplicateOnObservation(run, tool, toolHash, sketch, result, error, settings.nearDuplicate, retryable);
       if (near) drafts.push(near);
+    }
+  }
+
+  private wordsOf(run: RunState): EvidenceMemory {
+    if (!run.words) run.words = new EvidenceMemory();
+    return run.words;
+  }
+
+  /**
+   * Evidence that names things: each built-in deviation of this step gets redacted, bounded previews of
+   * the call it is about (args, the fields that changed, the error), the paired call of a ping-pong and
+   * the run's milestone, on top of its hashes.
+   */
+  private nameThings(run: RunState, drafts: DeviationDraft[]): void {
+    const words = run.words;
+    if (!words) return;
+    for (const draft of drafts) {
+      const evidence = { ...draft.evidence };
+      const tool = evidence['tool'];
+      if (typeof tool === 'string') {
+        const detector = draft.detector;
+        const withError = detector === 'error_repeat' || detector === 'unknown_tool_repeat' || detector === 'near_duplicate_calls' || detector === 'compaction_loop_persisted';
+        const withChange = detector === 'near_duplicate_calls' || detector === 'error_repeat';
+        Object.assign(evidence, words.describe(hash32(tool), { withError, withChange }));
+      }
+      const paired = evidence['pairedTool'];
+      if (typeof paired === 'string') {
+        const other = words.describe(hash32(paired), { withError: false, withChange: false });
+        if (other.argsPreview !== undefined) evidence['pairedArgsPreview'] = other.argsPreview;
+      }
+      if (words.milestone !== null) evidence['milestone'] = words.milestone;
+      draft.evidence = evidence;
     }
   }
 

@@ -10,12 +10,14 @@
  * recently used first): key, taskId, progressKey, lastTool, u32 capacity, u32 size, u32 head, u8 flags,
  * [f64 lastProgressMs], f64 tokens, f64 costUsd, u32 n + n × (key, f64 multiple) reported, u32 n + n × f64
  * guard triples, u32 words + the run's data, [v3: u32 n + n × i32 counters of the project's detectors
- * (RunState.more), n = 0 when unused]; per extra detector: name, u8 kind (bytes | JSON), u32 n + n
+ * (RunState.more), n = 0 when unused, u8 flags (1 = words) + [milestone, u8 tools + per tool: i32 tool,
+ * args, u8 has previous + [previous], u8 has error + [error]] (RunState.words)]; per extra detector: name, u8 kind (bytes | JSON), u32 n + n
  * bytes; u32 checksum of everything before it. A change to the run buffer's layout must bump the version.
  */
 import { AgentState, RECENT_EVENTS } from './agent-state';
 import { ByteReader, ByteWriter, CorruptStateError, checksum } from './bytes';
 import { MORE_WORDS, RunState } from './run-state';
+import { EvidenceMemory } from '../evidence/evidence-memory';
 import { setSketchByte } from './sketch';
 
 const VERSION = 3;
@@ -85,6 +87,7 @@ export function encodeAgentState(agent: AgentState, extra: Record<string, unknow
     const more = r.more;
     w.u32(more ? more.length : 0);
     if (more) for (const value of more) w.i32(value);
+    encodeWords(r.words);
   }
   for (const name of names) {
     const state = extra[name];
@@ -167,6 +170,7 @@ function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array, withMore
         const counters = run.moreCounters();
         for (let k = 0; k < more; k++) counters[k] = r.i32();
       }
+      run.words = decodeWords(r);
     }
     agent.add(key, run);
   }
@@ -180,6 +184,44 @@ function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array, withMore
   }
   r.expectEnd();
   return { agent, extra };
+}
+
+function encodeWords(words: EvidenceMemory | null): void {
+  const w = writer;
+  w.u8(words ? 1 : 0);
+  if (!words) return;
+  w.string(words.milestone ?? '');
+  w.u8(words.tools.length);
+  for (const t of words.tools) {
+    w.i32(t.tool);
+    w.string(t.args);
+    w.u8(t.previousArgs === null ? 0 : 1);
+    if (t.previousArgs !== null) w.string(t.previousArgs);
+    w.u8(t.error === null ? 0 : 1);
+    if (t.error !== null) w.string(t.error);
+  }
+}
+
+/** Far above what EvidenceMemory keeps: more is corruption. */
+const MAX_WORD_TOOLS = 16;
+
+function decodeWords(r: ByteReader): EvidenceMemory | null {
+  const flags = r.u8();
+  if (flags === 0) return null;
+  if (flags !== 1) r.fail(`evidence words flag ${flags}`);
+  const words = new EvidenceMemory();
+  const milestone = r.string();
+  words.milestone = milestone.length > 0 ? milestone : null;
+  const tools = r.u8();
+  if (tools > MAX_WORD_TOOLS) r.fail(`${tools} evidence tools`);
+  for (let i = 0; i < tools; i++) {
+    const tool = r.i32();
+    const args = r.string();
+    const previousArgs = r.u8() === 1 ? r.string() : null;
+    const error = r.u8() === 1 ? r.string() : null;
+    words.tools.push({ tool, args, previousArgs, error });
+  }
+  return words;
 }
 
 function parseJson(r: ByteReader, text: string): unknown {

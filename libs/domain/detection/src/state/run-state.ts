@@ -3,6 +3,7 @@
  * keys (de-duplication), the compaction guard, the last assistant message, the near-duplicate slots,
  * stagnation and budget counters. Plain numbers and one Int32Array, serializable for Redis.
  */
+import type { EvidenceMemory } from '../evidence/evidence-memory';
 import { RunHistory } from './run-history';
 import { SKETCH_WORDS } from './sketch';
 
@@ -78,6 +79,8 @@ export class RunState extends RunHistory {
   lastTool = '';
   /** The project's detectors' counters (see More); null until used. */
   more: Int32Array | null = null;
+  /** The words of the run's recent calls, for evidence; null until the first call. */
+  words: EvidenceMemory | null = null;
 
   constructor(taskId: string, historySize: number, withVectors = false) {
     super(historySize, NEAR_WORDS + COUNTER_WORDS + (withVectors ? VECTORS_WORDS : 0));
