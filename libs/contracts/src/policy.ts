@@ -54,6 +54,11 @@ export const NearDuplicateSettings = z.object({
    * after one of them is what an agent should do, so it is no evidence of a loop (error_repeat still counts).
    */
   retryableErrors: z.array(z.string().min(1).max(512)).max(64).optional(),
+  /**
+   * Repeats needed for a warning when the repeated call succeeded (default `warning`): a failure repeated is
+   * strong evidence of no progress, a success that merely reads like the previous one is weaker.
+   */
+  successWarning: count.optional(),
 });
 
 export const MonologueSettings = z.object({

@@ -16,7 +16,7 @@ describe('a repeated ls and pwd between edits', () => {
   it('flags the same ls repeated with nothing done in between', () => {
     const s = steps();
     const events = [];
-    for (let i = 0; i < 3; i++) events.push(s.act('list_dir', { path: '.' }), s.ok('list_dir', 'src\ntest\npackage.json\nREADME.md'));
+    for (let i = 0; i < 4; i++) events.push(s.act('list_dir', { path: '.' }), s.ok('list_dir', 'src\ntest\npackage.json\nREADME.md'));
     expect(runAll(engineFor(), events).some((d) => d.detector === 'near_duplicate_calls')).toBe(true);
   });
 });

@@ -142,11 +142,12 @@ export function nearDuplicateOnObservation(
   meta[m + NearMeta.Flags] = (meta[m + NearMeta.Flags] | HAS_RESULT) & ~PENDING;
 
   const chain = meta[m + NearMeta.Chain];
-  if (chain < settings.warning) return null;
+  const warningAt = error === 0 ? (settings.successWarning ?? settings.warning) : settings.warning;
+  if (chain < warningAt) return null;
   const critical = chain >= settings.critical;
   const level = critical ? 'critical' : 'warning';
   const start = meta[m + NearMeta.ChainStart];
-  if (!shouldReport(run, `near_duplicate_calls|${level}|${toolHash}:${start}`, chain, critical ? settings.critical : settings.warning)) return null;
+  if (!shouldReport(run, `near_duplicate_calls|${level}|${toolHash}:${start}`, chain, critical ? settings.critical : warningAt)) return null;
   return {
     detector: 'near_duplicate_calls',
     level,

@@ -254,7 +254,7 @@ function firstMatch(h: RunHistory, call: ToolCall, loop: PolicySettings['loop'],
     sc.noProgress < loop.warning &&
     sc.noProgress < loop.critical &&
     sc.error < loop.errorRepeatWarning &&
-    sc.failures < (loop.failureStreakWarning ?? Number.POSITIVE_INFINITY) &&
+    sc.failures < Math.max(loop.failureStreakWarning ?? Number.POSITIVE_INFINITY, loop.errorRepeatWarning) &&
     sc.recent < loop.warning &&
     !mayPingPong(h, call.argsHash, sc.recent, loop.warning)
   ) {
@@ -314,9 +314,10 @@ function firstMatch(h: RunHistory, call: ToolCall, loop: PolicySettings['loop'],
     };
   }
   // Project rule P3: the same tool failing again and again, whatever the errors and the args.
-  const failureWarning = loop.failureStreakWarning ?? Number.POSITIVE_INFINITY;
+  // Never before the same-error rows would fire: any errors are weaker evidence than the same error.
+  const failureWarning = Math.max(loop.failureStreakWarning ?? Number.POSITIVE_INFINITY, loop.errorRepeatWarning);
   if (sc.failures >= failureWarning) {
-    const criticalAt = loop.failureStreakCritical ?? Number.POSITIVE_INFINITY;
+    const criticalAt = Math.max(loop.failureStreakCritical ?? Number.POSITIVE_INFINITY, loop.errorRepeatCritical);
     const critical = sc.failures >= criticalAt;
     return {
       detector: 'error_repeat', level: critical ? 'critical' : 'warning', count: sc.failures,

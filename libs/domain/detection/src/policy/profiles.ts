@@ -67,8 +67,9 @@ const balanced: PolicySettings = {
   // error_repeat at OpenClaw's 3 / 5: a second identical failure is often a retry that then succeeds.
   loop: { ...openclaw.loop, failureStreakWarning: 4, failureStreakCritical: 8 },
   exemptTools: ['final_answer'],
-  // Tuned on trail-dev (53 TRAIL traces): one reworded repeat whose result brings nothing new is already
-  // what annotators call resource abuse; long args (code) iterate legitimately, so they must be closer.
+  // Chosen by 5-fold cross-validation on trail-dev (tuning/evaluate.ts, BENCHMARKS.md): a failure repeated
+  // with nothing new is evidence at the first repeat; a success that only reads like the previous one needs
+  // three repeats (P1). Long args (code) iterate legitimately, so they must be closer.
   nearDuplicate: {
     enabled: true,
     argsSimilarity: 0.6,
@@ -77,6 +78,7 @@ const balanced: PolicySettings = {
     longArgsChars: 800,
     longArgsSimilarity: 0.85,
     warning: 1,
+    successWarning: 3,
     critical: 4,
     ignoreTools: ['final_answer'],
     retryableErrors: RETRYABLE_ERRORS,
@@ -98,7 +100,7 @@ const strict: PolicySettings = {
   ...balanced,
   profile: 'strict',
   loop: { ...balanced.loop, warning: 5, critical: 10, globalBreaker: 20, unknownTool: 3, errorRepeatWarning: 2, errorRepeatCritical: 3, failureStreakWarning: 3, failureStreakCritical: 6 },
-  nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.55, resultSimilarity: 0.77, errorSimilarity: 0.6, longArgsSimilarity: 0.8, warning: 1, critical: 3 },
+  nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.55, resultSimilarity: 0.77, errorSimilarity: 0.6, longArgsSimilarity: 0.8, warning: 1, successWarning: 2, critical: 3 },
   monologue: { ...balanced.monologue, warning: 2, critical: 4, threshold: 0.9, noActionWarning: 3, noActionCritical: 6 },
   repetition: { ...balanced.repetition, window: 4, threshold: 0.9 },
   stagnation: { ...balanced.stagnation, warningSteps: 25, criticalSteps: 50, warningFactor: 4, criticalFactor: 8 },
@@ -112,7 +114,7 @@ const lenient: PolicySettings = {
   ...balanced,
   profile: 'lenient',
   loop: { ...balanced.loop, warning: 15, critical: 30, globalBreaker: 40, unknownTool: 15, errorRepeatWarning: 4, errorRepeatCritical: 8, failureStreakWarning: 6, failureStreakCritical: 12 },
-  nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.7, resultSimilarity: 0.88, errorSimilarity: 0.8, longArgsSimilarity: 0.92, warning: 2, critical: 6 },
+  nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.7, resultSimilarity: 0.88, errorSimilarity: 0.8, longArgsSimilarity: 0.92, warning: 2, successWarning: 4, critical: 6 },
   monologue: { ...balanced.monologue, warning: 4, critical: 8, threshold: 0.97, noActionWarning: 6, noActionCritical: 12 },
   repetition: { ...balanced.repetition, window: 6, threshold: 0.95 },
   stagnation: { ...balanced.stagnation, warningSteps: 60, criticalSteps: 120, warningFactor: 10, criticalFactor: 20 },
