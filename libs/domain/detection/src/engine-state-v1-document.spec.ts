@@ -7,7 +7,7 @@ import type { DriftRunState } from './drift';
 import { decodeDriftState } from './drift/drift.detector';
 import type { AgentState } from './state/agent-state';
 import { decodeAgentState, encodeAgentState } from './state/codec';
-import type { RunState } from './state/run-state';
+import { MORE_WORDS, type RunState } from './state/run-state';
 import { sketchByte } from './state/sketch';
 import { driftEngine, driftScenario } from './test-support/drift-engine';
 import { engineFor, runAll, steps } from './test-support/step-builder';
@@ -71,10 +71,10 @@ describe('v1 agent state documents', () => {
     const v1 = encodeAgentStateV1(agent, { drift: driftStateV1(decodeDriftState(extra.drift as Uint8Array)) });
     expect(v1[0]).toBe('{'.charCodeAt(0));
 
-    // v1 (and v2) documents predate the project detectors' counters and the evidence words (RunState.more,
-    // RunState.words): they restore without them, so the same decisions follow, naming less.
+    // v1 (and v2) documents predate the project detectors' counters and the evidence words: they restore
+    // without them (counters at zero), so the same decisions follow, naming less.
     for (const [, run] of agent.runs()) {
-      run.more = null;
+      run.data.fill(0, run.moreOffset, run.moreOffset + MORE_WORDS);
       run.words = null;
     }
     const withoutCounters = encodeAgentState(agent, extra);

@@ -12,32 +12,34 @@ type CompactionLoopSettings = NonNullable<PolicySettings['compactionLoop']>;
 
 /** An action of the run: work between compactions (only once a compaction was seen). */
 export function countActionForCompaction(run: RunState): void {
-  const more = run.more;
-  if (more && more[More.HasCompaction] === 1) more[More.ActionsSinceCompaction]++;
+  const d = run.data;
+  const o = run.moreOffset;
+  if (d[o + More.HasCompaction] === 1) d[o + More.ActionsSinceCompaction]++;
 }
 
 export function detectCompactionLoop(run: RunState, seq: number, settings: CompactionLoopSettings): DeviationDraft | null {
-  const more = run.moreCounters();
-  const short = more[More.HasCompaction] === 1 && more[More.ActionsSinceCompaction] < settings.minActionsBetween;
-  const work = more[More.ActionsSinceCompaction];
-  if (short) more[More.CompactionChain]++;
+  const more = run.data;
+  const o = run.moreOffset;
+  const short = more[o + More.HasCompaction] === 1 && more[o + More.ActionsSinceCompaction] < settings.minActionsBetween;
+  const work = more[o + More.ActionsSinceCompaction];
+  if (short) more[o + More.CompactionChain]++;
   else {
-    more[More.CompactionChain] = 1;
-    more[More.CompactionStartSeq] = seq;
+    more[o + More.CompactionChain] = 1;
+    more[o + More.CompactionStartSeq] = seq;
   }
-  more[More.HasCompaction] = 1;
-  more[More.ActionsSinceCompaction] = 0;
-  const chain = more[More.CompactionChain];
+  more[o + More.HasCompaction] = 1;
+  more[o + More.ActionsSinceCompaction] = 0;
+  const chain = more[o + More.CompactionChain];
   if (chain < settings.warning) return null;
   const critical = chain >= settings.critical;
   const level = critical ? 'critical' : 'warning';
-  if (!shouldReport(run, `compaction_loop|${level}|${more[More.CompactionStartSeq]}`, chain, critical ? settings.critical : settings.warning)) return null;
+  if (!shouldReport(run, `compaction_loop|${level}|${more[o + More.CompactionStartSeq]}`, chain, critical ? settings.critical : settings.warning)) return null;
   return {
     detector: 'compaction_loop',
     level,
     count: chain,
     atSeq: 0,
-    loopStartSeq: more[More.CompactionStartSeq],
+    loopStartSeq: more[o + More.CompactionStartSeq],
     evidence: { compactions: chain, actionsSincePrevious: work, minActionsBetween: settings.minActionsBetween },
     message: `${chain} context compactions in a row with fewer than ${settings.minActionsBetween} actions between them; the context refills before any work is done.`,
   };

@@ -12,14 +12,14 @@ import type { DeviationDraft } from '../types';
 
 /** An action or a user message: the assistant is no longer talking to itself. */
 export function endSilentMessages(run: RunState): void {
-  const more = run.more;
-  if (more) more[More.SilentMessages] = 0;
+  run.data[run.moreOffset + More.SilentMessages] = 0;
 }
 
 export function countSilentMessage(run: RunState, seq: number): number {
-  const more = run.moreCounters();
-  if (more[More.SilentMessages] === 0) more[More.SilentStartSeq] = seq;
-  return ++more[More.SilentMessages];
+  const d = run.data;
+  const o = run.moreOffset;
+  if (d[o + More.SilentMessages] === 0) d[o + More.SilentStartSeq] = seq;
+  return ++d[o + More.SilentMessages];
 }
 
 export function detectNoActionMonologue(run: RunState, count: number, text: string, settings: PolicySettings['monologue']): DeviationDraft | null {
@@ -28,7 +28,7 @@ export function detectNoActionMonologue(run: RunState, count: number, text: stri
   const criticalAt = settings.noActionCritical ?? Number.POSITIVE_INFINITY;
   const critical = count >= criticalAt;
   const level = critical ? 'critical' : 'warning';
-  const start = run.more ? run.more[More.SilentStartSeq] : 0;
+  const start = run.data[run.moreOffset + More.SilentStartSeq];
   if (!shouldReport(run, `monologue|${level}|no-action|${start}`, count, critical ? criticalAt : warning)) return null;
   return {
     detector: 'monologue',

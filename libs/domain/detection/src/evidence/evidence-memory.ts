@@ -1,15 +1,15 @@
 /**
  * What a run's recent calls looked like, in words, so deviations can name things (DESIGN §5.3 "Evidence
- * that names things"): per tool (the newest three), its latest and previous args and its latest error, as
+ * that names things"): per tool (the newest two), its latest and previous args and its latest error, as
  * short raw strings; previews (redacted, bounded) and the top-level fields that changed are computed only
- * when a deviation asks. Persisted with the run (state codec v3), so a restored agent names the same
+ * when a deviation asks. Two tools: a call and the other side of a ping-pong. Persisted with the run (state codec v3), so a restored agent names the same
  * things; it never changes a decision.
  */
 import { preview } from './preview';
 
-const TOOLS = 3;
+const TOOLS = 2;
 /** Raw characters kept per args or error: enough for a preview, little memory per run. */
-const RAW_CHARS = 256;
+const RAW_CHARS = 200;
 const FIELD_NAMES_SHOWN = 4;
 
 export interface ToolWords {

@@ -9,9 +9,9 @@
  * v2 layout: u8 version, u8 recent head, u8 runs, u8 extras, 8 × i32 recent event hashes; per run (least
  * recently used first): key, taskId, progressKey, lastTool, u32 capacity, u32 size, u32 head, u8 flags,
  * [f64 lastProgressMs], f64 tokens, f64 costUsd, u32 n + n × (key, f64 multiple) reported, u32 n + n × f64
- * guard triples, u32 words + the run's data, [v3: u32 n + n × i32 counters of the project's detectors
- * (RunState.more), n = 0 when unused, u8 flags (1 = words) + [milestone, u8 tools + per tool: i32 tool,
- * args, u8 has previous + [previous], u8 has error + [error]] (RunState.words)]; per extra detector: name, u8 kind (bytes | JSON), u32 n + n
+ * guard triples, u32 words + the run's data, [v3: u8 flags (1 = words) + [milestone, u8 tools + per
+ * tool: i32 tool, args, u8 has previous + [previous], u8 has error + [error]] (RunState.words)]; per extra
+ * detector: name, u8 kind (bytes | JSON), u32 n + n
  * bytes; u32 checksum of everything before it. A change to the run buffer's layout must bump the version.
  */
 import { AgentState, RECENT_EVENTS } from './agent-state';
@@ -84,9 +84,6 @@ export function encodeAgentState(agent: AgentState, extra: Record<string, unknow
     for (const value of r.guardTriples) w.f64(value);
     w.u32(r.data.length);
     w.words(r.data, r.data.length);
-    const more = r.more;
-    w.u32(more ? more.length : 0);
-    if (more) for (const value of more) w.i32(value);
     encodeWords(r.words);
   }
   for (const name of names) {
@@ -161,16 +158,18 @@ function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array, withMore
       for (let k = 0; k < triples; k++) run.guardTriples.push(r.f64());
     }
     const words = r.u32();
-    if (words !== run.data.length) r.fail(`run buffer of ${words} words where this build lays out ${run.data.length}`);
-    r.wordsInto(run.data);
     if (withMore) {
-      const more = r.u32();
-      if (more > MORE_WORDS) r.fail(`${more} detector counters where this build keeps ${MORE_WORDS}`);
-      if (more > 0) {
-        const counters = run.moreCounters();
-        for (let k = 0; k < more; k++) counters[k] = r.i32();
-      }
+      if (words !== run.data.length) r.fail(`run buffer of ${words} words where this build lays out ${run.data.length}`);
+      r.wordsInto(run.data);
       run.words = decodeWords(r);
+    } else {
+      // v2: the same buffer without the project's counters; widened, those counters start at zero.
+      if (words !== run.data.length - MORE_WORDS) r.fail(`v2 run buffer of ${words} words where this build lays out ${run.data.length - MORE_WORDS}`);
+      const v2 = new Int32Array(words);
+      r.wordsInto(v2);
+      const split = run.v2CounterEnd;
+      run.data.set(v2.subarray(0, split), 0);
+      run.data.set(v2.subarray(split), split + MORE_WORDS);
     }
     agent.add(key, run);
   }

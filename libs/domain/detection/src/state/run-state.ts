@@ -35,11 +35,14 @@ const enum Counter {
   ActionSinceMessage = 14,
   NearUsed = 15, // the near-duplicate slots are in use
 }
-/** Words of the counters. */
-const COUNTER_WORDS = 16;
+export const MORE_WORDS = 8;
+/** Counters before the project's ones (the v2 layout). */
+export const V2_COUNTER_WORDS = 16;
+/** Words of the counters: the upstream detectors' (see Counter), then the project's (see More). */
+const COUNTER_WORDS = V2_COUNTER_WORDS + MORE_WORDS;
 /**
- * Counters of the project's detectors (PROJECT-RULES.md: compaction_loop, monologue with no action), in a
- * small array of their own so the run buffer keeps its layout; null until one of them is used.
+ * Counters of the project's detectors (PROJECT-RULES.md: compaction_loop, monologue with no action), after
+ * the upstream counters in the run buffer, at `moreOffset` (state codec v3; v2 documents are widened).
  */
 export const enum More {
   HasCompaction = 0,
@@ -49,7 +52,6 @@ export const enum More {
   SilentMessages = 4, // assistant messages since the last action or user message
   SilentStartSeq = 5,
 }
-export const MORE_WORDS = 8;
 
 /** Offset of the near-duplicate sketches from `vectorsOffset`, in words (the last message comes first). */
 export const NEAR_VECTORS_OFFSET = SKETCH_WORDS;
@@ -77,8 +79,6 @@ export class RunState extends RunHistory {
   costUsd = 0;
   /** Tool name of the newest call (the history keeps hashes only): names the other side of a ping-pong. */
   lastTool = '';
-  /** The project's detectors' counters (see More); null until used. */
-  more: Int32Array | null = null;
   /** The words of the run's recent calls, for evidence; null until the first call. */
   words: EvidenceMemory | null = null;
 
@@ -211,10 +211,14 @@ export class RunState extends RunHistory {
     this.hasVectors = true;
   }
 
-  /** The project's detectors' counters, allocated on first use. */
-  moreCounters(): Int32Array {
-    if (!this.more) this.more = new Int32Array(MORE_WORDS);
-    return this.more;
+  /** Word offset of the project's detectors' counters in `data` (see More). */
+  get moreOffset(): number {
+    return this.extraOffset + NEAR_WORDS + V2_COUNTER_WORDS;
+  }
+
+  /** Words of `data` before the project's counters: where a v2 document's buffer is split to be widened. */
+  get v2CounterEnd(): number {
+    return this.moreOffset;
   }
 
   ensureNearDup(): void {
