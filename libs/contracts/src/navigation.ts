@@ -47,6 +47,9 @@ export const DETECTORS = [
   'align_check_failed',
   'plan_off_goal',
   'cross_agent_cycle',
+  'cycle_repeat',
+  'content_repetition',
+  'compaction_loop',
 ] as const;
 export const DetectorName = z.enum(DETECTORS);
 export type DetectorName = z.infer<typeof DetectorName>;
@@ -63,6 +66,9 @@ export const LOOP_FAMILY: readonly DetectorName[] = [
   'near_duplicate_calls',
   'semantic_repetition',
   'monologue',
+  'cycle_repeat',
+  'content_repetition',
+  'compaction_loop',
 ];
 
 export const DeviationLevel = z.enum(['warning', 'critical']);

@@ -30,6 +30,12 @@ export const LoopSettings = z.object({
    * its last step is a new run, not a redelivery (default 60,000).
    */
   runRestartGapMs: z.number().int().positive().optional(),
+  /**
+   * `error_repeat` across different errors: the newest consecutive failures of the same tool, whatever the
+   * errors and the args (project rule P3); absent = off (the upstream table only).
+   */
+  failureStreakWarning: count.optional(),
+  failureStreakCritical: count.optional(),
 });
 
 export const NearDuplicateSettings = z.object({
@@ -48,9 +54,52 @@ export const NearDuplicateSettings = z.object({
   longArgsChars: z.number().int().positive().optional(),
   /** Args similarity for long args (iterating on code legitimately produces similar code); default argsSimilarity. */
   longArgsSimilarity: ratio.optional(),
+  /**
+   * Errors worth retrying (regex sources, case-insensitive: timeouts, 429/503, connection resets): a retry
+   * after one of them is what an agent should do, so it is no evidence of a loop (error_repeat still counts).
+   */
+  retryableErrors: z.array(z.string().min(1).max(512)).max(64).optional(),
+  /**
+   * Repeats needed for a warning when the repeated call succeeded (default `warning`): a failure repeated is
+   * strong evidence of no progress, a success that merely reads like the previous one is weaker.
+   */
+  successWarning: count.optional(),
 });
 
-export const MonologueSettings = z.object({ enabled: z.boolean(), warning: count, critical: count, threshold: ratio });
+export const MonologueSettings = z.object({
+  enabled: z.boolean(),
+  warning: count,
+  critical: count,
+  threshold: ratio,
+  /** Consecutive assistant messages with no action between them, whatever their text (project rule P6); absent = off. */
+  noActionWarning: count.optional(),
+  noActionCritical: count.optional(),
+});
+/** `cycle_repeat` (project rule P2): the same sequence of 2–maxPeriod calls repeated. */
+export const CycleSettings = z.object({
+  enabled: z.boolean(),
+  maxPeriod: z.number().int().min(2).max(8),
+  /** Full repetitions of the cycle (the new call's included) for a warning when its outcomes are stable. */
+  warning: count.min(2),
+  /** Repetitions for a critical when stable, and for a warning when the outcomes change. */
+  critical: count.min(2),
+});
+/** `content_repetition` (project rule P4): one chunk repeated inside a single assistant message. */
+export const ContentRepetitionSettings = z.object({
+  enabled: z.boolean(),
+  /** Chunks (sentences, lines) shorter than this are not compared. */
+  minChunkChars: count.max(4096),
+  warning: count.min(2),
+  critical: count.min(2),
+});
+/** `compaction_loop` (project rule P5): compactions following each other with little work between. */
+export const CompactionLoopSettings = z.object({
+  enabled: z.boolean(),
+  /** A compaction after fewer actions than this since the previous one continues the chain. */
+  minActionsBetween: count,
+  warning: count.min(2),
+  critical: count.min(2),
+});
 export const RepetitionSettings = z.object({ enabled: z.boolean(), window: count.min(2), threshold: ratio });
 export const StagnationSettings = z.object({
   enabled: z.boolean(),
@@ -167,6 +216,10 @@ export const PolicySettings = z.object({
   planCheck: PlanCheckSettings,
   anchors: AnchorSettings,
   crossAgent: CrossAgentSettings,
+  // The project's detectors beyond the upstream table (PROJECT-RULES.md); absent = off.
+  cycle: CycleSettings.optional(),
+  contentRepetition: ContentRepetitionSettings.optional(),
+  compactionLoop: CompactionLoopSettings.optional(),
 });
 export type PolicySettings = z.infer<typeof PolicySettings>;
 
@@ -191,6 +244,9 @@ export const PolicyOverlay = z
     planCheck: PlanCheckSettings.partial().strict().optional(),
     anchors: AnchorSettings.partial().strict().optional(),
     crossAgent: CrossAgentSettings.partial().strict().optional(),
+    cycle: CycleSettings.partial().strict().optional(),
+    contentRepetition: ContentRepetitionSettings.partial().strict().optional(),
+    compactionLoop: CompactionLoopSettings.partial().strict().optional(),
   })
   .strict();
 export type PolicyOverlay = z.infer<typeof PolicyOverlay>;

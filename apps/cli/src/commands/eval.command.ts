@@ -22,7 +22,8 @@ const USAGE = `usage: wayfinder eval trail DIR [--policy FILE.json] [--profile N
 Reads DIR/labels.json and the StepEvent JSONL trace of each labelled row, runs the whole navigation on
 each trace (balanced profile unless told otherwise) and prints one JSON object:
   traces, positives, negatives   loop positives are traces with a 'resource abuse' label
-  loop    recall, falsePositiveRate, localized (a loop deviation within [s-8, s+2] of a labelled seq s)
+  loop    recall, falsePositiveRate, localized (a loop deviation within [s-8, s+2] of a labelled seq s),
+          each with its 95% Wilson interval (recallInterval, falsePositiveRateInterval, localizedInterval)
   drift   the same three for 'drift' deviations against 'goal deviation' labels
   profile the policy profile used
 

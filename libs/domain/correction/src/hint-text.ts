@@ -1,8 +1,10 @@
 /**
  * The hint text builder (the mild rung). A useful hint is specific: it names the tool, the repeated
  * arguments or error, the milestone, the constraints, and one concrete next action. "You seem stuck" is not
- * a hint. Evidence keys read (set by the detectors): tool, args | argsPreview, error | errorPreview,
- * pairedTool, similarity, constraint, status.
+ * a hint. Evidence keys read (set by the detectors, previews already redacted and bounded): tool,
+ * args | argsPreview, previousArgsPreview, changedFields, error | errorPreview, pairedTool,
+ * pairedArgsPreview, repeatedPreview, lastMessagePreview, differentErrors, period, milestone, similarity,
+ * constraint, status.
  */
 import type { CognitiveMap, Deviation, JsonValue } from '@wayfinder/contracts';
 import { navigatorNextAction, navigatorProblem } from './navigator-hint-text';
@@ -35,6 +37,12 @@ function evidenceOf(deviation: Deviation) {
     args: text(e['args'] ?? e['argsPreview']),
     error: text(e['error'] ?? e['errorPreview']),
     pairedTool: text(e['pairedTool']),
+    pairedArgs: text(e['pairedArgsPreview']),
+    previousArgs: text(e['previousArgsPreview']),
+    changed: text(e['changedFields']),
+    repeated: text(e['repeatedPreview']),
+    lastMessage: text(e['lastMessagePreview']),
+    differentErrors: e['differentErrors'] === true,
     similarity: typeof e['similarity'] === 'number' ? (e['similarity'] as number) : undefined,
     constraint: text(e['constraint']),
     status: text(e['status']),
@@ -43,7 +51,7 @@ function evidenceOf(deviation: Deviation) {
 
 /** What went wrong, in one sentence naming the tool and the repeated arguments or error. */
 function problem(deviation: Deviation): string {
-  const { tool, args, error, pairedTool, similarity, constraint, status } = evidenceOf(deviation);
+  const { tool, args, error, pairedTool, pairedArgs, previousArgs, changed, repeated, lastMessage, differentErrors, similarity, constraint, status } = evidenceOf(deviation);
   const n = deviation.count;
   const withArgs = args ? ` with the same arguments ${args}` : '';
   const call = tool ? `\`${tool}\`` : 'the same tool';
@@ -53,19 +61,32 @@ function problem(deviation: Deviation): string {
     case 'known_poll_no_progress':
       return `You polled ${call}${withArgs} ${n} times and its status did not change${status ? ` (still ${status})` : ''}.`;
     case 'ping_pong':
-      return `You are alternating between ${call} and \`${pairedTool ?? 'another tool'}\` (${n} times) and neither side changes.`;
+      return `You are alternating between ${call}${args ? ` ${args}` : ''} and \`${pairedTool ?? 'another tool'}\`${pairedArgs ? ` ${pairedArgs}` : ''} (${n} times) and neither side changes.`;
     case 'unknown_tool_repeat':
       return `You retried ${call} ${n} times but that tool does not exist${error ? ` (error: ${error})` : ''}.`;
     case 'error_repeat':
-      return `${call} failed ${n} times with the same error${error ? `: ${error}` : ''}${args ? ` (last arguments ${args})` : ''}.`;
-    case 'near_duplicate_calls':
-      return `You called ${call} ${n} times with reworded arguments${args ? ` (latest ${args})` : ''} and the results bring nothing new.`;
+      return differentErrors
+        ? `${call} failed ${n} times in a row, with changing arguments or errors${error ? ` (latest error: ${error})` : ''}${args ? ` (last arguments ${args})` : ''}.`
+        : `${call} failed ${n} times with the same error${error ? `: ${error}` : ''}${args ? ` (last arguments ${args})` : ''}.`;
+    case 'near_duplicate_calls': {
+      const reworded = changed ? `changing only ${changed}` : 'reworded arguments';
+      const calls = args ? ` (latest ${args}${previousArgs ? `, before ${previousArgs}` : ''})` : '';
+      return `You called ${call} ${n + 1} times in a row with ${reworded}${calls} and the results bring nothing new${error ? ` (the same error: ${error})` : ''}.`;
+    }
     case 'global_circuit_breaker':
       return `You made ${n} steps in a row without progress${tool ? ` (last tool ${call})` : ''}.`;
     case 'compaction_loop_persisted':
       return `After the context was compacted you repeated ${call}${withArgs} with the same result.`;
     case 'monologue':
-      return `You wrote ${n} near-identical messages in a row without taking any action.`;
+      return deviation.evidence['kind'] === 'no-action'
+        ? `You wrote ${n} messages in a row without taking any action${lastMessage ? ` (the last: "${lastMessage}")` : ''}.`
+        : `You wrote ${n} near-identical messages in a row without taking any action.`;
+    case 'cycle_repeat':
+      return `You repeated the same cycle of ${text(deviation.evidence['period']) ?? 'several'} calls (ending with ${call}) ${n} times with the same outcomes each time.`;
+    case 'content_repetition':
+      return `Your last message repeats the same passage ${n} times${repeated ? `: "${repeated}"` : ''}.`;
+    case 'compaction_loop':
+      return `Your context was compacted ${n} times in a row with almost no work in between.`;
     case 'semantic_repetition':
       return `Your last outputs say the same thing in different words${similarity !== undefined ? ` (similarity ${similarity.toFixed(2)})` : ''}.`;
     case 'stagnation':
@@ -105,7 +126,12 @@ function nextAction(deviation: Deviation, milestoneText: string): string {
       return `stop rephrasing ${call}; summarise what you found so far, then ${toward} with it or use a different source.`;
     case 'monologue':
     case 'semantic_repetition':
+    case 'content_repetition':
       return `stop restating; take one concrete action (a tool call) to ${toward}.`;
+    case 'cycle_repeat':
+      return `break the cycle: do not run the same calls again; use the results you already have and take one different step to ${toward}.`;
+    case 'compaction_loop':
+      return `keep outputs short (read only the parts of files and pages you need) and ${toward} with what is in context now.`;
     case 'global_circuit_breaker':
     case 'stagnation':
       return `state what blocks you in one sentence, then take the smallest step that completes ${milestoneText}.`;
@@ -120,7 +146,8 @@ function nextAction(deviation: Deviation, milestoneText: string): string {
   }
 }
 
-function milestoneLabel(map: CognitiveMap | undefined, milestoneId: string | null): string {
+function milestoneLabel(map: CognitiveMap | undefined, milestoneId: string | null, fromEvidence?: string): string {
+  if (milestoneId === null && fromEvidence) milestoneId = fromEvidence;
   if (milestoneId === null) return 'the current milestone';
   const m = map?.milestones.find((x) => x.id === milestoneId);
   return m ? `milestone ${m.id} ("${truncate(m.description, MAX_PREVIEW)}")` : `milestone ${milestoneId}`;
@@ -137,7 +164,7 @@ function constraintsLine(deviation: Deviation, map: CognitiveMap | undefined): s
 
 export function buildHintText(input: HintInput): string {
   const { deviation, map, milestoneId } = input;
-  const label = milestoneLabel(map, milestoneId);
+  const label = milestoneLabel(map, milestoneId, text(deviation.evidence['milestone']));
   const lines = [
     `[Wayfinder] ${input.relapse ? 'The same problem is back. ' : ''}${problem(deviation)}`,
     `You are on ${label}.`,

@@ -9,13 +9,17 @@ import { dangerousToolViolation } from './detectors/constraint.detector';
 import { detectBudget } from './detectors/budget.detector';
 import { armCompactionGuard, observeUnderGuard, skipUnderGuard } from './detectors/compaction.detector';
 import { detectMessageRepetition } from './detectors/message-repetition.detector';
-import { nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
+import { clearNearDuplicateEvidence, nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
 import { detectStepStagnation, detectTimeStagnation, markProgress, positionMovedForward } from './detectors/stagnation.detector';
 import { detectToolLoop } from './detectors/tool-loop.detector';
+import { detectCycle } from './detectors/cycle.detector';
+import { detectContentRepetition } from './detectors/content-repetition.detector';
+import { countActionForCompaction, detectCompactionLoop } from './detectors/compaction-loop.detector';
+import { countSilentMessage, detectNoActionMonologue, endSilentMessages } from './detectors/monologue-no-action.detector';
 import { errorHash, isErrorOutcome, isUnknownToolOutcome, type OutcomeLike, resultHash } from './fingerprint/fingerprint';
 import { canonicalJson } from './fingerprint/normalize';
 import { hash32, hashHex } from './fingerprint/hash';
-import { targetMask, textOf } from './fingerprint/text-of';
+import { paginationOf, targetSignature, textOf } from './fingerprint/text-of';
 import { compilePolicy, type CompiledPolicy } from './policy/compiled-policy';
 import { embedderChoice, withEmbedderThresholds } from './policy/embedder-thresholds';
 import { SemanticRepetitionDetector } from './semantic-repetition/semantic-repetition.detector';
@@ -24,6 +28,7 @@ import { decodeAgentState, encodeAgentState } from './state/codec';
 import { RecordFlag } from './state/run-history';
 import { RunState } from './state/run-state';
 import { SKETCH_WORDS, sketchInto } from './state/sketch';
+import { EvidenceMemory } from './evidence/evidence-memory';
 import type { DetectionContext, DeviationDraft, StepDetector } from './types';
 
 export interface DetectionEngineOptions {
@@ -268,8 +273,10 @@ export class DetectionEngine {
       this.timed.set(run, { expectedStepMs: ctx.expectedStepMs as number, warningFactor: stagnation.warningFactor, criticalFactor: stagnation.criticalFactor });
       if (!Number.isFinite(run.lastProgressMs)) run.lastProgressMs = nowMs;
     }
+    if (position && typeof position === 'object' && typeof position.milestoneId === 'string') this.wordsOf(run).milestone = position.milestoneId;
     if (position && typeof position === 'object' && Array.isArray(position.completed) && positionMovedForward(run, position)) {
       markProgress(run, seq, nowMs);
+      clearNearDuplicateEvidence(run);
     }
 
     switch (step.kind) {
@@ -280,21 +287,22 @@ export class DetectionEngine {
         this.onObservation(run, step, policy, drafts);
         break;
       case 'message':
-        if (step.message?.role === 'assistant' && settings.monologue.enabled) {
-          const sketch = this.scratch;
-          const choice = embedderChoice(settings, 'monologue');
-          const vector = this.embedVector(typeof step.message.text === 'string' ? step.message.text : '', choice, step);
-          if (vector) {
-            sketchInto(vector, sketch);
-            drafts.push(...detectMessageRepetition(run, sketch, seq, withEmbedderThresholds(settings, this.vectors.served(choice), 'hashing')));
-          }
-        }
+        this.onMessage(run, step, seq, settings, drafts);
         break;
       case 'milestone':
-        if (step.milestone?.status === 'done') markProgress(run, seq, nowMs);
+        if (typeof step.milestone?.id === 'string') this.wordsOf(run).milestone = step.milestone.id;
+        if (step.milestone?.status === 'done') {
+          markProgress(run, seq, nowMs);
+          clearNearDuplicateEvidence(run);
+        }
         break;
       case 'compaction':
         armCompactionGuard(run, settings.loop.postCompactionWindow);
+        clearNearDuplicateEvidence(run);
+        if (settings.compactionLoop?.enabled) {
+          const loop = detectCompactionLoop(run, seq, settings.compactionLoop);
+          if (loop) drafts.push(loop);
+        }
         break;
       default:
         break;
@@ -309,6 +317,7 @@ export class DetectionEngine {
       drafts.push(...detectBudget(run, settings.budget, ctx.maxSteps));
     }
 
+    if (drafts.length > 0) this.nameThings(run, drafts);
     let failure: unknown;
     for (const detector of this.extraDetectors) {
       try {
@@ -330,17 +339,27 @@ export class DetectionEngine {
     const args = body.args;
     const toolHash = hash32(tool);
     // argsHash(tool, args), without hashing the tool name a second time.
-    const callArgs = hash32(canonicalJson(args ?? {}), toolHash);
+    const argsJson = canonicalJson(args ?? {});
+    const callArgs = hash32(argsJson, toolHash);
     run.actionSinceMessage = true;
     run.steps++;
+    countActionForCompaction(run);
+    endSilentMessages(run);
 
     if (settings.constraints.enabled && policy.isDangerous(tool)) drafts.push(dangerousToolViolation(tool, hashHex(callArgs)));
 
     if (!policy.isExempt(tool)) {
+      this.wordsOf(run).onAction(toolHash, argsJson);
       const action = args && typeof args === 'object' && typeof (args as Record<string, unknown>).action === 'string' ? (args as Record<string, string>).action : undefined;
       const isPoll = policy.isPollName(tool) || (action !== undefined && policy.isPollName(`${tool}.${action}`));
+      const afterWork = settings.nearDuplicate.enabled && workSinceLastCall(run, toolHash);
       const loop = detectToolLoop(run, { tool, toolHash, argsHash: callArgs, isPoll }, settings.loop);
       if (loop) drafts.push(loop);
+      // At most one loop deviation per action: the upstream table first, then the cycle (P2).
+      else if (settings.cycle?.enabled) {
+        const cycle = detectCycle(run, tool, callArgs, settings.cycle);
+        if (cycle) drafts.push(cycle);
+      }
       const callId = typeof body.callId === 'string' ? hash32(body.callId) : 0;
       run.history.push(toolHash, callArgs, step.seq, callId, isPoll ? RecordFlag.Poll : 0);
       run.lastTool = tool;
@@ -355,7 +374,7 @@ export class DetectionEngine {
           const previous = run.history.size > 1 ? run.history.slot(1) : -1;
           const sameArgs = previous >= 0 && run.history.tool(previous) === toolHash && run.history.args(previous) === callArgs;
           const longArgs = text.length >= (settings.nearDuplicate.longArgsChars ?? Number.POSITIVE_INFINITY);
-          nearDuplicateOnAction(run, toolHash, sketch, sameArgs, step.seq, longArgs, longArgs ? NO_TARGETS : targetMask(text));
+          nearDuplicateOnAction(run, toolHash, sketch, sameArgs, step.seq, longArgs, longArgs ? NO_TARGETS : targetSignature(text, paginationOf(args)), afterWork);
         }
       }
     }
@@ -365,6 +384,37 @@ export class DetectionEngine {
       if (stagnation) drafts.push(stagnation);
     }
     void ctx;
+  }
+
+  private onMessage(run: RunState, step: Extract<StepEvent, { kind: 'message' }>, seq: number, settings: CompiledPolicy['settings'], drafts: DeviationDraft[]): void {
+    const role = step.message?.role;
+    if (role === 'user') {
+      endSilentMessages(run);
+      return;
+    }
+    if (role !== 'assistant') return;
+    const text = typeof step.message.text === 'string' ? step.message.text : '';
+    // Counted before the upstream detectors run (they reset the "action since message" flag), and only once
+    // the run has acted: an agent plans before it acts (P6).
+    const silent = settings.monologue.enabled && settings.monologue.noActionWarning !== undefined && run.steps > 0 ? countSilentMessage(run, seq) : 0;
+    const before = drafts.length;
+    if (settings.monologue.enabled) {
+      // semantic_repetition is a plug-in with its own embedder (DESIGN §5.6); monologue's is chosen here.
+      const choice = embedderChoice(settings, 'monologue');
+      const vector = this.embedVector(text, choice, step);
+      if (vector) {
+        sketchInto(vector, this.scratch);
+        drafts.push(...detectMessageRepetition(run, this.scratch, seq, withEmbedderThresholds(settings, this.vectors.served(choice), 'hashing')));
+      }
+    }
+    if (silent > 0 && !drafts.slice(before).some((d) => d.detector === 'monologue')) {
+      const monologue = detectNoActionMonologue(run, silent, text, settings.monologue);
+      if (monologue) drafts.push(monologue);
+    }
+    if (settings.contentRepetition?.enabled) {
+      const repeated = detectContentRepetition(text, seq, settings.contentRepetition);
+      if (repeated) drafts.push(repeated);
+    }
   }
 
   private onObservation(run: RunState, step: Extract<StepEvent, { kind: 'observation' }>, policy: CompiledPolicy, drafts: DeviationDraft[]): void {
@@ -386,6 +436,7 @@ export class DetectionEngine {
     const unknown = isUnknownToolOutcome(outcome);
     const failed = isErrorOutcome(outcome);
     const error = failed ? errorHash(outcome, options) : 0;
+    run.words?.onOutcome(toolHash, failed ? (typeof body.error === 'string' ? body.error : canonicalJson(body.error ?? body.content ?? null)) : null);
     let callArgs = 0;
     let firstSeq = step.seq;
     if (slot >= 0) {
@@ -403,9 +454,42 @@ export class DetectionEngine {
       const vector = this.embedVector(observationText(body), choice, step);
       if (vector) {
         sketchInto(vector, sketch);
-        const near = nearDuplicateOnObservation(run, tool, toolHash, sketch, result, error, withEmbedderThresholds(settings, 'hashing', this.vectors.served(choice)).nearDuplicate);
+        const retryable = failed && policy.isRetryableError(typeof body.error === 'string' ? body.error : '');
+        const near = nearDuplicateOnObservation(run, tool, toolHash, sketch, result, error, withEmbedderThresholds(settings, 'hashing', this.vectors.served(choice)).nearDuplicate, retryable);
         if (near) drafts.push(near);
       }
+    }
+  }
+
+  private wordsOf(run: RunState): EvidenceMemory {
+    if (!run.words) run.words = new EvidenceMemory();
+    return run.words;
+  }
+
+  /**
+   * Evidence that names things: each built-in deviation of this step gets redacted, bounded previews of
+   * the call it is about (args, the fields that changed, the error), the paired call of a ping-pong and
+   * the run's milestone, on top of its hashes.
+   */
+  private nameThings(run: RunState, drafts: DeviationDraft[]): void {
+    const words = run.words;
+    if (!words) return;
+    for (const draft of drafts) {
+      const evidence = { ...draft.evidence };
+      const tool = evidence['tool'];
+      if (typeof tool === 'string') {
+        const detector = draft.detector;
+        const withError = detector === 'error_repeat' || detector === 'unknown_tool_repeat' || detector === 'near_duplicate_calls' || detector === 'compaction_loop_persisted';
+        const withChange = detector === 'near_duplicate_calls' || detector === 'error_repeat';
+        Object.assign(evidence, words.describe(hash32(tool), { withError, withChange }));
+      }
+      const paired = evidence['pairedTool'];
+      if (typeof paired === 'string') {
+        const other = words.describe(hash32(paired), { withError: false, withChange: false });
+        if (other.argsPreview !== undefined) evidence['pairedArgsPreview'] = other.argsPreview;
+      }
+      if (words.milestone !== null) evidence['milestone'] = words.milestone;
+      draft.evidence = evidence;
     }
   }
 
@@ -461,6 +545,21 @@ function namedConstraintFirst(drafts: DeviationDraft[]): void {
 /** The text of an observation that near-duplicate calls compares: content, then error. */
 function observationText(body: { content?: unknown; error?: unknown }): string {
   return `${textOf(body.content ?? '', MAX_EMBED_CHARS)} ${typeof body.error === 'string' ? body.error.slice(0, MAX_EMBED_CHARS) : ''}`;
+}
+
+/**
+ * Whether another tool's call succeeded since the previous call of this tool (newest prior records first):
+ * work done in between, so repeating this call (an `ls` after an edit) may see a changed world.
+ */
+function workSinceLastCall(run: RunState, toolHash: number): boolean {
+  const h = run.history;
+  for (let i = 0; i < h.size; i++) {
+    const s = h.slot(i);
+    if (h.tool(s) === toolHash) return false;
+    const flags = h.flags(s);
+    if ((flags & RecordFlag.Outcome) !== 0 && (flags & RecordFlag.Error) === 0) return true;
+  }
+  return false;
 }
 
 function finite(value: unknown): number {

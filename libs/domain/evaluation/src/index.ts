@@ -3,3 +3,4 @@ export * from './trail-score';
 export * from './goal-persistence';
 export * from './persistence-curve-svg';
 export * from './bootstrap';
+export * from './wilson';

@@ -5,6 +5,7 @@
  */
 import { LOOP_FAMILY, type Deviation, type DetectorName } from '@wayfinder/contracts';
 import { normalizeCategory, type TrailLabel } from './trail-labels';
+import { type ProportionInterval, wilsonInterval } from './wilson';
 
 /** What scoring needs of a deviation; a full Deviation fits. */
 export type ScoredDeviation = Pick<Deviation, 'detector' | 'level' | 'atSeq'>;
@@ -34,6 +35,10 @@ export interface FamilyScore {
   readonly falsePositiveRate: number;
   /** positives with a family deviation inside the window of a labelled seq ÷ positives. */
   readonly localized: number;
+  /** 95% Wilson intervals of recall, false-positive rate and localization (small sets: read them). */
+  readonly recallInterval: ProportionInterval;
+  readonly falsePositiveRateInterval: ProportionInterval;
+  readonly localizedInterval: ProportionInterval;
   /** Per detector of the family: traces it flagged, split by label, to see which detector carries the score. */
   readonly byDetector: Record<string, { positives: number; negatives: number }>;
 }
@@ -93,6 +98,9 @@ export function scoreFamily(
     recall: ratio(flaggedPositives, positives),
     falsePositiveRate: ratio(flaggedNegatives, negatives),
     localized: ratio(localizedPositives, positives),
+    recallInterval: wilsonInterval(flaggedPositives, positives),
+    falsePositiveRateInterval: wilsonInterval(flaggedNegatives, negatives),
+    localizedInterval: wilsonInterval(localizedPositives, positives),
     byDetector,
   };
 }

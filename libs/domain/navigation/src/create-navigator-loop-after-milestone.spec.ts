@@ -16,6 +16,7 @@ const TASK: TaskSpec = {
   ],
 };
 
+// A search failing the same way again and again: a failure repeated is evidence from the first repeat (P1).
 function steps(): StepEvent[] {
   const base = { schema: 'wayfinder.step.v1' as const, tenantId: 'acme', agentId: 'agent-1', taskId: 'task-1', runId: 'run-1' };
   const ts = (seq: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString();
@@ -23,7 +24,7 @@ function steps(): StepEvent[] {
   for (let i = 0; i < 30; i++) {
     const seq = 1 + 2 * i;
     out.push({ ...base, eventId: `e${seq}`, seq, ts: ts(seq), kind: 'action', action: { tool: 'search', args: { query: 'solar panel report template' } } });
-    out.push({ ...base, eventId: `e${seq + 1}`, seq: seq + 1, ts: ts(seq + 1), kind: 'observation', observation: { tool: 'search', ok: true, content: 'No results.' } });
+    out.push({ ...base, eventId: `e${seq + 1}`, seq: seq + 1, ts: ts(seq + 1), kind: 'observation', observation: { tool: 'search', ok: false, error: 'No results.' } });
   }
   return out;
 }

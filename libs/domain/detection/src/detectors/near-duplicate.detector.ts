@@ -9,6 +9,7 @@ import type { PolicySettings } from '@wayfinder/contracts';
 import { shouldReport } from '../state/dedup';
 import { NEAR_DUP_SLOTS, NEAR_META, NEAR_VECTORS_OFFSET, type RunState } from '../state/run-state';
 import { copySketch, isZeroSketch, SKETCH_WORDS, sketchCosine } from '../state/sketch';
+import { distinctTargets } from '../fingerprint/text-of';
 import type { DeviationDraft } from '../types';
 
 const enum NearMeta {
@@ -24,7 +25,11 @@ const enum NearMeta {
   TargetsLo = 9,
   TargetsHi = 10,
   LastResult = 11, // resultHash of the last outcome
-  SameArgs = 12, // 1 when the pending call repeats the previous args exactly
+  Pending = 12, // bits of the pending call: PendingBit
+}
+const enum PendingBit {
+  SameArgs = 1, // the call repeats the previous args exactly
+  AfterWork = 2, // another tool's call succeeded between the previous call of this tool and this one
 }
 const HAS_ARGS = 1;
 const HAS_RESULT = 2;
@@ -47,6 +52,7 @@ export function nearDuplicateOnAction(
   seq: number,
   longArgs: boolean,
   targets: [number, number],
+  afterWork = false,
 ): void {
   run.ensureNearDup();
   const meta = run.data;
@@ -65,13 +71,11 @@ export function nearDuplicateOnAction(
   if (meta[m + NearMeta.Flags] & HAS_ARGS) {
     const bothEmpty = isZeroSketch(argsSketch, 0) && isZeroSketch(vectors, argsOffset);
     similarity = sameArgs || bothEmpty ? 1 : sketchCosine(argsSketch, 0, vectors, argsOffset);
-    // Different targets (another file, URL or id) make a batch, however alike the rest of the args reads.
-    const prevLo = meta[m + NearMeta.TargetsLo];
-    const prevHi = meta[m + NearMeta.TargetsHi];
-    const bothTargeted = (prevLo | prevHi) !== 0 && (targets[0] | targets[1]) !== 0;
-    if (!sameArgs && !longArgs && bothTargeted && (prevLo & targets[0]) === 0 && (prevHi & targets[1]) === 0) similarity = 0;
+    // Different targets (another file, URL, id or page) make a batch, however alike the rest of the args reads.
+    const previous = [meta[m + NearMeta.TargetsLo], meta[m + NearMeta.TargetsHi]];
+    if (!sameArgs && !longArgs && distinctTargets(previous, targets)) similarity = 0;
   }
-  meta[m + NearMeta.SameArgs] = sameArgs ? 1 : 0;
+  meta[m + NearMeta.Pending] = (sameArgs ? PendingBit.SameArgs : 0) | (afterWork ? PendingBit.AfterWork : 0);
   meta[m + NearMeta.TargetsLo] = targets[0];
   meta[m + NearMeta.TargetsHi] = targets[1];
   copySketch(argsSketch, 0, vectors, argsOffset);
@@ -90,6 +94,7 @@ export function nearDuplicateOnObservation(
   result: number,
   error: number,
   settings: PolicySettings['nearDuplicate'],
+  retryable = false,
 ): DeviationDraft | null {
   if (!run.nearUsed || !run.hasVectors) return null;
   const meta = run.data;
@@ -111,9 +116,14 @@ export function nearDuplicateOnObservation(
   // A failure after a failure brings nothing new once the errors read alike; successes must look alike.
   const failedAgain = error !== 0 && previousFailed && resultSimilarity >= (settings.errorSimilarity ?? settings.resultSimilarity);
   // An exact repeat is judged on exact outcomes (a poll whose output moves is progress); a reworded one on similarity.
-  const repeated = meta[m + NearMeta.SameArgs] === 1;
+  const pending = meta[m + NearMeta.Pending];
+  const repeated = (pending & PendingBit.SameArgs) !== 0;
+  // Evidence of progress (DESIGN §5.3, project rule P1): work done by another tool in between (ls between
+  // edits), or a retryable error (a timeout, a 503) whose retry is what the agent should do.
+  const progressed = (pending & PendingBit.AfterWork) !== 0 || (error !== 0 && retryable);
   const nothingNew =
     hadResult &&
+    !progressed &&
     (repeated
       ? sameError || result === meta[m + NearMeta.LastResult]
       : sameError || failedAgain || (error === 0 && resultSimilarity >= settings.resultSimilarity));
@@ -132,11 +142,12 @@ export function nearDuplicateOnObservation(
   meta[m + NearMeta.Flags] = (meta[m + NearMeta.Flags] | HAS_RESULT) & ~PENDING;
 
   const chain = meta[m + NearMeta.Chain];
-  if (chain < settings.warning) return null;
+  const warningAt = error === 0 ? (settings.successWarning ?? settings.warning) : settings.warning;
+  if (chain < warningAt) return null;
   const critical = chain >= settings.critical;
   const level = critical ? 'critical' : 'warning';
   const start = meta[m + NearMeta.ChainStart];
-  if (!shouldReport(run, `near_duplicate_calls|${level}|${toolHash}:${start}`, chain, critical ? settings.critical : settings.warning)) return null;
+  if (!shouldReport(run, `near_duplicate_calls|${level}|${toolHash}:${start}`, chain, critical ? settings.critical : warningAt)) return null;
   return {
     detector: 'near_duplicate_calls',
     level,
@@ -151,4 +162,21 @@ export function nearDuplicateOnObservation(
     },
     message: `"${tool}" was called ${chain + 1} times in a row with near-identical arguments and nothing new came back${sameError ? ' (the same error each time)' : ''}; change the approach.`,
   };
+}
+
+/**
+ * Progress seen outside the calls (a milestone done, the position moving forward, a compaction that lost
+ * the context): every chain ends and the next call of each tool is compared with nothing, so a read
+ * repeated after a compaction or a search repeated for the next milestone is never a repeat.
+ */
+export function clearNearDuplicateEvidence(run: RunState): void {
+  if (!run.nearUsed) return;
+  const meta = run.data;
+  const base = run.extraOffset;
+  for (let i = 0; i < NEAR_DUP_SLOTS; i++) {
+    const m = base + i * NEAR_META;
+    if (meta[m + NearMeta.Flags] === 0) continue;
+    meta[m + NearMeta.Chain] = 0;
+    meta[m + NearMeta.Flags] &= ~HAS_RESULT;
+  }
 }

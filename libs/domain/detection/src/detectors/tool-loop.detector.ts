@@ -175,15 +175,19 @@ interface Scan {
   error: number;
   errorStart: number;
   errorHash: number;
+  /** Newest consecutive failures of the same tool, whatever the errors (project rule P3). */
+  failures: number;
+  failuresStart: number;
 }
 
 /** recentCount, noProgressStreak, unknownStreak and errorStreak in one pass over the ring, newest first. */
 function scan(h: RunHistory, tool: number, args: number): Scan {
-  const out: Scan = { recent: 0, recentStart: -1, noProgress: 0, noProgressStart: -1, noProgressResult: 0, unknown: 0, unknownStart: -1, error: 0, errorStart: -1, errorHash: 0 };
+  const out: Scan = { recent: 0, recentStart: -1, noProgress: 0, noProgressStart: -1, noProgressResult: 0, unknown: 0, unknownStart: -1, error: 0, errorStart: -1, errorHash: 0, failures: 0, failuresStart: -1 };
   const d = h.data;
   let npOpen = true;
   let unknownOpen = true;
   let errorOpen = true;
+  let failuresOpen = true;
   let slot = h.head;
   for (let i = 0; i < h.size; i++) {
     slot = slot === 0 ? h.capacity - 1 : slot - 1;
@@ -210,6 +214,12 @@ function scan(h: RunHistory, tool: number, args: number): Scan {
         out.unknown++;
         out.unknownStart = seq;
       } else unknownOpen = false;
+    }
+    if (failuresOpen && sameTool) {
+      if ((flags & RecordFlag.Error) !== 0 && (flags & RecordFlag.UnknownTool) === 0) {
+        out.failures++;
+        out.failuresStart = seq;
+      } else failuresOpen = false;
     }
     if (errorOpen && sameTool) {
       const failed = (flags & RecordFlag.Error) !== 0 && (flags & RecordFlag.UnknownTool) === 0;
@@ -244,6 +254,7 @@ function firstMatch(h: RunHistory, call: ToolCall, loop: PolicySettings['loop'],
     sc.noProgress < loop.warning &&
     sc.noProgress < loop.critical &&
     sc.error < loop.errorRepeatWarning &&
+    sc.failures < Math.max(loop.failureStreakWarning ?? Number.POSITIVE_INFINITY, loop.errorRepeatWarning) &&
     sc.recent < loop.warning &&
     !mayPingPong(h, call.argsHash, sc.recent, loop.warning)
   ) {
@@ -300,6 +311,19 @@ function firstMatch(h: RunHistory, call: ToolCall, loop: PolicySettings['loop'],
       threshold: critical ? loop.errorRepeatCritical : loop.errorRepeatWarning, startSeq: sc.errorStart,
       key: `${call.toolHash}:${sc.errorHash}`, evidence: { ...base(), errorHash: hashHex(sc.errorHash) },
       message: `"${call.tool}" failed ${sc.error} times in a row with the same error; change the approach instead of retrying.`,
+    };
+  }
+  // Project rule P3: the same tool failing again and again, whatever the errors and the args.
+  // Never before the same-error rows would fire: any errors are weaker evidence than the same error.
+  const failureWarning = Math.max(loop.failureStreakWarning ?? Number.POSITIVE_INFINITY, loop.errorRepeatWarning);
+  if (sc.failures >= failureWarning) {
+    const criticalAt = Math.max(loop.failureStreakCritical ?? Number.POSITIVE_INFINITY, loop.errorRepeatCritical);
+    const critical = sc.failures >= criticalAt;
+    return {
+      detector: 'error_repeat', level: critical ? 'critical' : 'warning', count: sc.failures,
+      threshold: critical ? criticalAt : failureWarning, startSeq: sc.failuresStart,
+      key: `${call.toolHash}:any-error`, evidence: { ...base(), differentErrors: true },
+      message: `"${call.tool}" failed ${sc.failures} times in a row (with changing arguments or errors); the approach itself is not working.`,
     };
   }
   if (!call.isPoll && sc.recent >= loop.warning) {

@@ -13,6 +13,8 @@ export interface CompiledPolicy {
   readonly isPollName: GlobMatcher;
   readonly isDangerous: GlobMatcher;
   readonly isNearDuplicateIgnored: GlobMatcher;
+  /** Whether an error text is worth retrying (nearDuplicate.retryableErrors). */
+  isRetryableError(error: string): boolean;
   normalizationFor(tool: string): NormalizeOptions;
 }
 
@@ -31,6 +33,7 @@ export function compilePolicy(settings: PolicySettings): CompiledPolicy {
     isPollName: compileGlobs(settings.loop.pollTools),
     isDangerous: compileGlobs(settings.constraints.dangerousTools),
     isNearDuplicateIgnored: compileGlobs(settings.nearDuplicate.ignoreTools),
+    isRetryableError: retryableMatcher(settings.nearDuplicate.retryableErrors ?? []),
     normalizationFor(tool) {
       if (!hasExtras) return NO_OPTIONS;
       let options = perTool.get(tool);
@@ -51,4 +54,20 @@ export function compilePolicy(settings: PolicySettings): CompiledPolicy {
   };
   compiled.set(settings, policy);
   return policy;
+}
+
+function retryableMatcher(sources: readonly string[]): (error: string) => boolean {
+  const patterns: RegExp[] = [];
+  for (const source of sources) {
+    try {
+      patterns.push(new RegExp(source, 'i'));
+    } catch {
+      // validatePolicy rejects bad patterns; one that slipped through is ignored rather than fatal.
+    }
+  }
+  if (patterns.length === 0) return () => false;
+  return (error) => {
+    const head = error.slice(0, 1024);
+    return patterns.some((p) => p.test(head));
+  };
 }

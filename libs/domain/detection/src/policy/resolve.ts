@@ -6,7 +6,7 @@
 import { PolicyOverlay, type PolicySettings, type ProfileName } from '@wayfinder/contracts';
 import { DEFAULT_PROFILE, PROFILES } from './profiles';
 
-const TOGGLED_SECTIONS = ['nearDuplicate', 'monologue', 'repetition', 'stagnation', 'drift', 'constraints', 'budget', 'verification', 'alignCheck', 'planCheck', 'crossAgent'] as const;
+const TOGGLED_SECTIONS = ['nearDuplicate', 'monologue', 'repetition', 'stagnation', 'drift', 'constraints', 'budget', 'verification', 'alignCheck', 'planCheck', 'crossAgent', 'cycle', 'contentRepetition', 'compactionLoop'] as const;
 
 /**
  * Resolves overlays given most specific first (`resolvePolicy(agent, task, tenant)`). The profile is the

@@ -32,6 +32,13 @@ export function validatePolicy(raw: unknown): PolicyValidation {
       if (!compiled.ok) problems.push(`normalization.volatilePatterns.${tool}.${i}: ${compiled.error}`);
     });
   }
+  (policy.nearDuplicate.retryableErrors ?? []).forEach((pattern, i) => {
+    try {
+      new RegExp(pattern);
+    } catch {
+      problems.push(`nearDuplicate.retryableErrors.${i}: not a valid regular expression`);
+    }
+  });
   if (problems.length > 0) return { ok: false, error: problems.join('; ') };
   return { ok: true, policy, overlay: parsed.data };
 }

@@ -9,15 +9,20 @@
  * v2 layout: u8 version, u8 recent head, u8 runs, u8 extras, 8 × i32 recent event hashes; per run (least
  * recently used first): key, taskId, progressKey, lastTool, u32 capacity, u32 size, u32 head, u8 flags,
  * [f64 lastProgressMs], f64 tokens, f64 costUsd, u32 n + n × (key, f64 multiple) reported, u32 n + n × f64
- * guard triples, u32 words + the run's data; per extra detector: name, u8 kind (bytes | JSON), u32 n + n
+ * guard triples, u32 words + the run's data, [v3: u8 flags (1 = words) + [milestone, u8 tools + per
+ * tool: i32 tool, args, u8 has previous + [previous], u8 has error + [error]] (RunState.words)]; per extra
+ * detector: name, u8 kind (bytes | JSON), u32 n + n
  * bytes; u32 checksum of everything before it. A change to the run buffer's layout must bump the version.
  */
 import { AgentState, RECENT_EVENTS } from './agent-state';
 import { ByteReader, ByteWriter, CorruptStateError, checksum } from './bytes';
-import { RunState } from './run-state';
+import { MORE_WORDS, RunState } from './run-state';
+import { EvidenceMemory } from '../evidence/evidence-memory';
 import { setSketchByte } from './sketch';
 
-const VERSION = 2;
+const VERSION = 3;
+/** v2 is v3 without the project detectors' counters (read, never written). */
+const V2 = 2;
 const V1 = 1;
 /** The first byte of a v1 document: `{`. */
 const JSON_DOCUMENT = 0x7b;
@@ -79,6 +84,7 @@ export function encodeAgentState(agent: AgentState, extra: Record<string, unknow
     for (const value of r.guardTriples) w.f64(value);
     w.u32(r.data.length);
     w.words(r.data, r.data.length);
+    encodeWords(r.words);
   }
   for (const name of names) {
     const state = extra[name];
@@ -103,11 +109,11 @@ export function encodeAgentState(agent: AgentState, extra: Record<string, unknow
 export function decodeAgentState(tenantId: string, agentId: string, bytes: Uint8Array): { agent: AgentState; extra: Record<string, unknown> } {
   if (bytes.length === 0) throw new CorruptStateError(`empty ${WHAT}`);
   if (bytes[0] === JSON_DOCUMENT) return decodeV1(tenantId, agentId, bytes);
-  if (bytes[0] !== VERSION) throw new Error(`unsupported ${WHAT} version ${bytes[0]}`);
-  return decodeV2(tenantId, agentId, bytes);
+  if (bytes[0] !== VERSION && bytes[0] !== V2) throw new Error(`unsupported ${WHAT} version ${bytes[0]}`);
+  return decodeV2(tenantId, agentId, bytes, bytes[0] === VERSION);
 }
 
-function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array): { agent: AgentState; extra: Record<string, unknown> } {
+function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array, withMore: boolean): { agent: AgentState; extra: Record<string, unknown> } {
   if (bytes.length < HEADER_BYTES + CHECKSUM_BYTES) throw new CorruptStateError(`truncated ${WHAT}: ${bytes.length} bytes`);
   const body = bytes.length - CHECKSUM_BYTES;
   const stored = (bytes[body] | (bytes[body + 1] << 8) | (bytes[body + 2] << 16) | (bytes[body + 3] << 24)) >>> 0;
@@ -152,8 +158,19 @@ function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array): { agent
       for (let k = 0; k < triples; k++) run.guardTriples.push(r.f64());
     }
     const words = r.u32();
-    if (words !== run.data.length) r.fail(`run buffer of ${words} words where this build lays out ${run.data.length}`);
-    r.wordsInto(run.data);
+    if (withMore) {
+      if (words !== run.data.length) r.fail(`run buffer of ${words} words where this build lays out ${run.data.length}`);
+      r.wordsInto(run.data);
+      run.words = decodeWords(r);
+    } else {
+      // v2: the same buffer without the project's counters; widened, those counters start at zero.
+      if (words !== run.data.length - MORE_WORDS) r.fail(`v2 run buffer of ${words} words where this build lays out ${run.data.length - MORE_WORDS}`);
+      const v2 = new Int32Array(words);
+      r.wordsInto(v2);
+      const split = run.v2CounterEnd;
+      run.data.set(v2.subarray(0, split), 0);
+      run.data.set(v2.subarray(split), split + MORE_WORDS);
+    }
     agent.add(key, run);
   }
   const extra: Record<string, unknown> = {};
@@ -166,6 +183,44 @@ function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array): { agent
   }
   r.expectEnd();
   return { agent, extra };
+}
+
+function encodeWords(words: EvidenceMemory | null): void {
+  const w = writer;
+  w.u8(words ? 1 : 0);
+  if (!words) return;
+  w.string(words.milestone ?? '');
+  w.u8(words.tools.length);
+  for (const t of words.tools) {
+    w.i32(t.tool);
+    w.string(t.args);
+    w.u8(t.previousArgs === null ? 0 : 1);
+    if (t.previousArgs !== null) w.string(t.previousArgs);
+    w.u8(t.error === null ? 0 : 1);
+    if (t.error !== null) w.string(t.error);
+  }
+}
+
+/** Far above what EvidenceMemory keeps: more is corruption. */
+const MAX_WORD_TOOLS = 16;
+
+function decodeWords(r: ByteReader): EvidenceMemory | null {
+  const flags = r.u8();
+  if (flags === 0) return null;
+  if (flags !== 1) r.fail(`evidence words flag ${flags}`);
+  const words = new EvidenceMemory();
+  const milestone = r.string();
+  words.milestone = milestone.length > 0 ? milestone : null;
+  const tools = r.u8();
+  if (tools > MAX_WORD_TOOLS) r.fail(`${tools} evidence tools`);
+  for (let i = 0; i < tools; i++) {
+    const tool = r.i32();
+    const args = r.string();
+    const previousArgs = r.u8() === 1 ? r.string() : null;
+    const error = r.u8() === 1 ? r.string() : null;
+    words.tools.push({ tool, args, previousArgs, error });
+  }
+  return words;
 }
 
 function parseJson(r: ByteReader, text: string): unknown {

@@ -3,6 +3,7 @@
  * keys (de-duplication), the compaction guard, the last assistant message, the near-duplicate slots,
  * stagnation and budget counters. Plain numbers and one Int32Array, serializable for Redis.
  */
+import type { EvidenceMemory } from '../evidence/evidence-memory';
 import { RunHistory } from './run-history';
 import { SKETCH_WORDS } from './sketch';
 
@@ -34,8 +35,24 @@ const enum Counter {
   ActionSinceMessage = 14,
   NearUsed = 15, // the near-duplicate slots are in use
 }
-/** Words of the counters. */
-const COUNTER_WORDS = 16;
+export const MORE_WORDS = 8;
+/** Counters before the project's ones (the v2 layout). */
+export const V2_COUNTER_WORDS = 16;
+/** Words of the counters: the upstream detectors' (see Counter), then the project's (see More). */
+const COUNTER_WORDS = V2_COUNTER_WORDS + MORE_WORDS;
+/**
+ * Counters of the project's detectors (PROJECT-RULES.md: compaction_loop, monologue with no action), after
+ * the upstream counters in the run buffer, at `moreOffset` (state codec v3; v2 documents are widened).
+ */
+export const enum More {
+  HasCompaction = 0,
+  ActionsSinceCompaction = 1,
+  CompactionChain = 2,
+  CompactionStartSeq = 3,
+  SilentMessages = 4, // assistant messages since the last action or user message
+  SilentStartSeq = 5,
+}
+
 /** Offset of the near-duplicate sketches from `vectorsOffset`, in words (the last message comes first). */
 export const NEAR_VECTORS_OFFSET = SKETCH_WORDS;
 /** Words of the sketches: the last message, then per near-duplicate slot its args and result. */
@@ -67,6 +84,8 @@ export class RunState extends RunHistory {
    * restarted). In memory only: after a restore it is unknown, and a seq-0 step is then a redelivery.
    */
   lastTs = '';
+  /** The words of the run's recent calls, for evidence; null until the first call. */
+  words: EvidenceMemory | null = null;
 
   constructor(taskId: string, historySize: number, withVectors = false) {
     super(historySize, NEAR_WORDS + COUNTER_WORDS + (withVectors ? VECTORS_WORDS : 0));
@@ -195,6 +214,16 @@ export class RunState extends RunHistory {
     grown.set(this.data);
     this.data = grown;
     this.hasVectors = true;
+  }
+
+  /** Word offset of the project's detectors' counters in `data` (see More). */
+  get moreOffset(): number {
+    return this.extraOffset + NEAR_WORDS + V2_COUNTER_WORDS;
+  }
+
+  /** Words of `data` before the project's counters: where a v2 document's buffer is split to be widened. */
+  get v2CounterEnd(): number {
+    return this.moreOffset;
   }
 
   ensureNearDup(): void {

@@ -36,6 +36,9 @@ export function driftScenario(): { head: StepEvent[]; tail: StepEvent[] } {
     ...search(sub, 'open issue 42 in the tracker'),
     ...search(main, `${onTopicQueries[0]} and more`),
     ...search(main, `${onTopicQueries[0]} and even more`),
+    // Successful reworded repeats need three in a row (balanced nearDuplicate.successWarning).
+    ...search(main, `${onTopicQueries[0]} and still more`),
+    ...search(main, `${onTopicQueries[0]} and yet more`),
   ];
   return { head, tail };
 }

@@ -38,6 +38,9 @@ export function steps(options: { runId?: string; agentId?: string; tenantId?: st
     milestone(id: string, status: 'started' | 'done' | 'failed' = 'done'): StepEvent {
       return { ...base(), kind: 'milestone', milestone: { id, status } };
     },
+    compaction(reason = 'context window full'): StepEvent {
+      return { ...base(), kind: 'compaction', compaction: { reason } };
+    },
     withUsage(step: StepEvent, usage: NonNullable<StepEvent['usage']>): StepEvent {
       return { ...step, usage };
     },

@@ -1,0 +1,119 @@
+/**
+ * k-fold cross-validation of detector thresholds over a TRAIL-style set (honest tuning, DESIGN §5.3): the
+ * traces are split into k folds stratified by label; for each fold, a candidate policy overlay is chosen on
+ * the other k − 1 folds (highest loop recall with false-positive rate ≤ the target, then lower FPR, better
+ * localization, earlier candidate) and scored on the held-out fold, which it never saw. The mean and spread
+ * of the held-out figures estimate what the procedure gives on unseen traces of the same kind; the policy
+ * kept is the candidate chosen by most folds.
+ */
+import { LOOP_FAMILY, type PolicyOverlay, type StepEvent } from '@wayfinder/contracts';
+import { LOOP_CATEGORY, scoreFamily, type FamilyScore, type ScoredDeviation, type TrailLabel } from '@wayfinder/evaluation';
+import { DetectionEngine } from '../src/detection.engine';
+import { hash32 } from '../src/fingerprint/hash';
+import { resolvePolicy } from '../src/policy/resolve';
+
+export interface LabelledTrace {
+  label: TrailLabel;
+  events: StepEvent[];
+}
+
+export interface Candidate {
+  name: string;
+  overlay: PolicyOverlay;
+}
+
+export interface FoldResult {
+  fold: number;
+  chosen: string;
+  train: FamilyScore;
+  heldOut: FamilyScore;
+}
+
+export interface CrossValidation {
+  k: number;
+  folds: FoldResult[];
+  mean: { recall: number; falsePositiveRate: number; localized: number };
+  spread: { recall: number; falsePositiveRate: number; localized: number };
+  /** The candidate chosen by most folds (ties: the earlier candidate). */
+  kept: string;
+}
+
+/** Deviations of each trace under one overlay (a fresh engine per trace, as `wayfinder eval trail` does). */
+export function deviationsUnder(traces: readonly LabelledTrace[], overlay: PolicyOverlay): Map<string, ScoredDeviation[]> {
+  const policy = resolvePolicy(overlay);
+  const out = new Map<string, ScoredDeviation[]>();
+  for (const trace of traces) {
+    const engine = new DetectionEngine({ policyFor: () => ({ policy }) });
+    const found: ScoredDeviation[] = [];
+    for (const event of trace.events) for (const d of engine.onStep(event)) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq });
+    out.set(trace.label.traceId, found);
+  }
+  return out;
+}
+
+/** Stratified folds: positives and negatives each ordered by a hash of the trace id, dealt round-robin. */
+export function stratifiedFolds(labels: readonly TrailLabel[], k: number): number[][] {
+  const positive = (l: TrailLabel) => l.errors.some((e) => e.category.toLowerCase() === LOOP_CATEGORY);
+  const order = (list: TrailLabel[]) => list.map((l, i) => ({ i, h: hash32(l.traceId) >>> 0, l })).sort((a, b) => a.h - b.h || a.i - b.i);
+  const indexed = labels.map((l, i) => ({ l, i }));
+  const folds: number[][] = Array.from({ length: k }, () => []);
+  let next = 0;
+  for (const group of [indexed.filter((x) => positive(x.l)), indexed.filter((x) => !positive(x.l))]) {
+    for (const { l } of order(group.map((x) => x.l))) folds[next++ % k].push(labels.indexOf(l));
+  }
+  return folds;
+}
+
+function better(a: FamilyScore, b: FamilyScore, maxFpr: number): boolean {
+  const aOk = a.falsePositiveRate <= maxFpr;
+  const bOk = b.falsePositiveRate <= maxFpr;
+  if (aOk !== bOk) return aOk;
+  if (!aOk) return a.falsePositiveRate < b.falsePositiveRate || (a.falsePositiveRate === b.falsePositiveRate && a.recall > b.recall);
+  if (a.recall !== b.recall) return a.recall > b.recall;
+  if (a.falsePositiveRate !== b.falsePositiveRate) return a.falsePositiveRate < b.falsePositiveRate;
+  return a.localized > b.localized;
+}
+
+function meanAndSpread(values: number[]): [number, number] {
+  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  const variance = values.length > 1 ? values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1) : 0;
+  return [mean, Math.sqrt(variance)];
+}
+
+export function crossValidate(traces: readonly LabelledTrace[], candidates: readonly Candidate[], options: { k?: number; maxFalsePositiveRate?: number } = {}): CrossValidation {
+  const k = options.k ?? 5;
+  const maxFpr = options.maxFalsePositiveRate ?? 0.05;
+  const labels = traces.map((t) => t.label);
+  const runs = candidates.map((c) => deviationsUnder(traces, c.overlay));
+  const folds = stratifiedFolds(labels, k);
+  const score = (run: Map<string, ScoredDeviation[]>, subset: TrailLabel[]) =>
+    scoreFamily(subset, (id) => run.get(id), { detectors: LOOP_FAMILY, category: LOOP_CATEGORY });
+  const results: FoldResult[] = [];
+  const votes = new Map<number, number>();
+  folds.forEach((fold, f) => {
+    const heldOut = fold.map((i) => labels[i]);
+    const train = labels.filter((_, i) => !fold.includes(i));
+    let best = 0;
+    let bestScore = score(runs[0], train);
+    for (let c = 1; c < candidates.length; c++) {
+      const s = score(runs[c], train);
+      if (better(s, bestScore, maxFpr)) {
+        best = c;
+        bestScore = s;
+      }
+    }
+    votes.set(best, (votes.get(best) ?? 0) + 1);
+    results.push({ fold: f + 1, chosen: candidates[best].name, train: bestScore, heldOut: score(runs[best], heldOut) });
+  });
+  const [recall, recallSpread] = meanAndSpread(results.map((r) => r.heldOut.recall));
+  const [fpr, fprSpread] = meanAndSpread(results.map((r) => r.heldOut.falsePositiveRate));
+  const [localized, localizedSpread] = meanAndSpread(results.map((r) => r.heldOut.localized));
+  const kept = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
+  return {
+    k,
+    folds: results,
+    mean: { recall, falsePositiveRate: fpr, localized },
+    spread: { recall: recallSpread, falsePositiveRate: fprSpread, localized: localizedSpread },
+    kept: candidates[kept].name,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * `npm run eval`: the balanced profile on ../shared/data/trail-dev (loop recall, false-positive rate,
+ * localization, with 95% Wilson intervals), then the 5-fold cross-validation that chose its thresholds
+ * (held-out recall and FPR per fold, mean and spread). The data stays outside the repository: without it
+ * this says so and exits 0. Usage: node bin/run-ts.js libs/domain/detection/tuning/evaluate.ts [DIR] [--no-cv]
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { LOOP_FAMILY } from '@wayfinder/contracts';
+import { LOOP_CATEGORY, scoreFamily, type FamilyScore } from '@wayfinder/evaluation';
+import { loopCandidates } from './candidates';
+import { crossValidate, deviationsUnder } from './cross-validate';
+import { readTrailTraces } from './trail-traces';
+
+const args = process.argv.slice(2);
+const dir = resolve(args.find((a) => !a.startsWith('--')) ?? join(__dirname, '../../../../../shared/data/trail-dev'));
+const pct = (x: number) => x.toFixed(3);
+const figures = (s: FamilyScore) =>
+  `recall ${pct(s.recall)} [${pct(s.recallInterval.low)}, ${pct(s.recallInterval.high)}] (${s.flaggedPositives}/${s.positives})  ` +
+  `FPR ${pct(s.falsePositiveRate)} [${pct(s.falsePositiveRateInterval.low)}, ${pct(s.falsePositiveRateInterval.high)}] (${s.flaggedNegatives}/${s.negatives})  ` +
+  `localized ${pct(s.localized)} (${s.localizedPositives}/${s.positives})`;
+
+if (!existsSync(join(dir, 'labels.json'))) {
+  process.stdout.write(`SKIPPED: no trail data at ${dir} (evaluation data lives outside the repository)\n`);
+} else {
+  const traces = readTrailTraces(dir);
+  const labels = traces.map((t) => t.label);
+  const run = deviationsUnder(traces, {});
+  const score = scoreFamily(labels, (id) => run.get(id), { detectors: LOOP_FAMILY, category: LOOP_CATEGORY });
+  process.stdout.write(`${dir}: ${traces.length} traces, balanced profile, all traces (95% Wilson intervals)\n  loop  ${figures(score)}\n`);
+  process.stdout.write(`  flagged by detector: ${JSON.stringify(score.byDetector)}\n`);
+  if (!args.includes('--no-cv')) {
+    const candidates = loopCandidates();
+    const cv = crossValidate(traces, candidates, { k: 5, maxFalsePositiveRate: 0.05 });
+    process.stdout.write(`\n${cv.k}-fold cross-validation over ${candidates.length} candidates (chosen on the other folds: max recall at FPR ≤ 0.05)\n`);
+    process.stdout.write('| fold | chosen on the other folds | train recall / FPR | held-out recall | held-out FPR | held-out localized |\n| --- | --- | --- | --- | --- | --- |\n');
+    for (const f of cv.folds) {
+      const h = f.heldOut;
+      process.stdout.write(
+        `| ${f.fold} | ${f.chosen} | ${pct(f.train.recall)} / ${pct(f.train.falsePositiveRate)} | ${pct(h.recall)} (${h.flaggedPositives}/${h.positives}) | ${pct(h.falsePositiveRate)} (${h.flaggedNegatives}/${h.negatives}) | ${pct(h.localized)} (${h.localizedPositives}/${h.positives}) |\n`,
+      );
+    }
+    process.stdout.write(
+      `held-out mean ± sd: recall ${pct(cv.mean.recall)} ± ${pct(cv.spread.recall)}, FPR ${pct(cv.mean.falsePositiveRate)} ± ${pct(cv.spread.falsePositiveRate)}, localized ${pct(cv.mean.localized)} ± ${pct(cv.spread.localized)}\n`,
+    );
+    process.stdout.write(`kept (chosen by most folds): ${cv.kept}\n`);
+  }
+}
