@@ -2,7 +2,7 @@
 // Builds @wayfinder/sdk into dist/sdk as a standalone npm package: tsc compiles the SDK and the
 // contracts and domain libs it imports (CommonJS + .d.ts, under lib/), the `@wayfinder/*` path aliases
 // are rewritten to relative paths (so nothing outside the package is needed), an ESM wrapper re-exports
-// each entry's names, and package.json declares zod as the only dependency (kafkajs, @langchain/core and
+// each entry's names, and package.json declares zod and re2js (the tenants' regexes run with RE2 semantics) as its dependencies (kafkajs, @langchain/core and
 // ai are optional peers, loaded only by the Kafka transport and the adapters).
 // Usage: node libs/sdk/scripts/build-package.mjs [--pack]  (--pack also runs npm pack into dist/)
 import { spawnSync } from 'node:child_process';
@@ -91,7 +91,7 @@ const packageJson = {
   exports: exportsField,
   files: ['lib', '*.mjs', 'README.md'],
   sideEffects: false,
-  dependencies: { zod: versionOf('zod') },
+  dependencies: { zod: versionOf('zod'), 're2js': versionOf('re2js') },
   peerDependencies: { kafkajs: `^${versionOf('kafkajs')}`, '@langchain/core': `^${versionOf('@langchain/core')}`, ai: `^${versionOf('ai')}` },
   peerDependenciesMeta: { kafkajs: { optional: true }, '@langchain/core': { optional: true }, ai: { optional: true } },
 };

@@ -1,7 +1,7 @@
 /**
  * Packaging (issue 11): the built SDK (`node libs/sdk/scripts/build-package.mjs`) packs with `npm pack`,
- * installs from the tarball into an empty folder with `npm install --offline` (zod, its one dependency,
- * comes from a tarball packed out of this repo's node_modules: nothing is fetched), and a plain
+ * installs from the tarball into an empty folder with `npm install --offline` (zod and re2js, its dependencies,
+ * come from tarballs packed out of this repo's node_modules: nothing is fetched), and a plain
  * JavaScript project — CommonJS and ESM, no TypeScript tooling — uses it: the guard corrects a
  * 25-call loop, applyCorrection puts the hint in place, a freeze is an AgentFrozenError, and the HTTP
  * transport talks to a gateway. The optional peers (kafkajs, @langchain/core, ai) are not installed.
@@ -77,14 +77,14 @@ describe('the packed SDK', () => {
     const tarballs = path.join(work, 'tarballs');
     mkdirSync(tarballs);
     run('npm', ['pack', path.join(root, 'dist/sdk'), '--pack-destination', tarballs, '--silent'], work);
-    run('npm', ['pack', path.join(root, 'node_modules/zod'), '--pack-destination', tarballs, '--ignore-scripts', '--silent'], work);
-    const [sdkTarball, zodTarball] = ['wayfinder-sdk-', 'zod-'].map((p) => path.join(tarballs, readdirSync(tarballs).find((f) => f.startsWith(p)) ?? ''));
+    for (const dependency of ['zod', 're2js']) run('npm', ['pack', path.join(root, 'node_modules', dependency), '--pack-destination', tarballs, '--ignore-scripts', '--silent'], work);
+    const [sdkTarball, zodTarball, re2Tarball] = ['wayfinder-sdk-', 'zod-', 're2js-'].map((p) => path.join(tarballs, readdirSync(tarballs).find((f) => f.startsWith(p)) ?? ''));
 
     const project = path.join(work, 'agent');
     mkdirSync(project);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'plain-js-agent', version: '1.0.0', private: true }));
-    run('npm', ['install', zodTarball, sdkTarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], project);
-    expect(readdirSync(path.join(project, 'node_modules')).filter((f) => !f.startsWith('.')).sort()).toEqual(['@wayfinder', 'zod']);
+    run('npm', ['install', zodTarball, re2Tarball, sdkTarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], project);
+    expect(readdirSync(path.join(project, 'node_modules')).filter((f) => !f.startsWith('.')).sort()).toEqual(['@wayfinder', 're2js', 'zod']);
 
     writeFileSync(path.join(project, 'agent.cjs'), AGENT);
     const cjs = JSON.parse(run(process.execPath, ['agent.cjs'], project));
