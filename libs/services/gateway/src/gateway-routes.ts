@@ -3,9 +3,11 @@
  * proxy, agent hooks) is a new module here; the guard and the error filter apply to every one.
  */
 import type { Type } from '@nestjs/common';
+import { AnchorsRoutesModule } from './routes/anchors/anchors-routes.module';
 import { CorrectionsRoutesModule } from './routes/corrections/corrections-routes.module';
 import { PolicyRoutesModule } from './routes/policy/policy-routes.module';
 import { StepsRoutesModule } from './routes/steps/steps-routes.module';
 import { TasksRoutesModule } from './routes/tasks/tasks-routes.module';
+import { TracesRoutesModule } from './routes/traces/traces-routes.module';
 
-export const GATEWAY_ROUTE_MODULES: Type<unknown>[] = [StepsRoutesModule, TasksRoutesModule, CorrectionsRoutesModule, PolicyRoutesModule];
+export const GATEWAY_ROUTE_MODULES: Type<unknown>[] = [StepsRoutesModule, TasksRoutesModule, CorrectionsRoutesModule, PolicyRoutesModule, TracesRoutesModule, AnchorsRoutesModule];

@@ -27,12 +27,15 @@ import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-d
 import { memoryStores, startMemoryService, type RunningMemoryService } from '@wayfinder/service-memory';
 import { authenticatorFor, correctionLogFor, keyStoreFor, startGatewayService, type RunningGateway } from '@wayfinder/service-gateway';
 import { HELD_STEP_STORE, StateLocalizerModule } from '@wayfinder/service-state-localizer';
+import { startOtlpNormalizer } from '@wayfinder/service-otlp-normalizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
 import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
 
 /** Services with an HTTP app of their own (started apart); the others are bus-only Nest apps. */
 type HttpService = 'memory-service' | 'gateway';
-type StreamService = Exclude<ServiceName, HttpService>;
+/** Services that are not Nest apps: the otlp-normalizer is a plain consumer of the raw OTLP topic. */
+type PlainService = 'otlp-normalizer';
+type StreamService = Exclude<ServiceName, HttpService | PlainService>;
 
 /** Whether Redis answers a PING within a second (false rather than waiting on ioredis' reconnects). */
 async function answers(redis: Redis): Promise<boolean> {
@@ -119,7 +122,7 @@ async function start(
   // The semantic embedders the profile chooses per detector, plus WAYFINDER_EMBEDDERS (DESIGN §5.6).
   const vectors = await createEmbeddingCache([...embedderChoices(PROFILES[config.profile]), ...config.embedders], { hashing: embedder });
   const services = [...new Set(config.services)].sort();
-  const streamServices = services.filter((s): s is StreamService => s !== 'memory-service' && s !== 'gateway');
+  const streamServices = services.filter((s): s is StreamService => s !== 'memory-service' && s !== 'gateway' && s !== 'otlp-normalizer');
   let redis: Redis | undefined;
   let mapStore: MapStore;
   let rawBus: Bus;
@@ -210,6 +213,18 @@ async function start(
     });
     const running = memory;
     closers.push(() => running.stop());
+  }
+
+  // OTLP ingest behind POST /v1/traces (DESIGN §12): raw spans on wayfinder.otlp.v1 → steps. A service of
+  // its own in the fleet (its own bus client and group); embedded, the gateway always brings it along.
+  if (services.includes('otlp-normalizer') || (config.mode === 'embedded' && services.includes('gateway'))) {
+    const otlpBus = new TracedBus(config.mode === 'embedded' ? new InProcessBus({ broker: (rawBus as InProcessBus).broker }) : makeBus('otlp-normalizer'), tracing);
+    const normalizer = startOtlpNormalizer({ bus: otlpBus, groupId: serviceGroupId(config, 'otlp-normalizer') }); // subscribes before the bus starts
+    closers.push(async () => {
+      await normalizer.stop(); // flushes the open traces while the bus still publishes
+      await otlpBus.stop();
+    });
+    await otlpBus.start();
   }
 
   let gateway: RunningGateway | undefined;

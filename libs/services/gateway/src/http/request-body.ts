@@ -6,6 +6,11 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError, badRequest } from './api-error';
 
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return (await readRawBody(req, maxBytes)).toString('utf8');
+}
+
+/** The body's bytes as sent (still compressed when it was: `POST /v1/traces` decodes gzip itself). */
+export async function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBytes) throw new ApiError(413, { error: `the body is ${declared} bytes; at most ${maxBytes} are accepted` });
   const chunks: Buffer[] = [];
@@ -15,7 +20,7 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
     if (size > maxBytes) throw new ApiError(413, { error: `the body exceeds ${maxBytes} bytes` });
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 export function isNdjson(req: IncomingMessage): boolean {

@@ -13,11 +13,10 @@ import { ExportResultCode } from '@opentelemetry/core';
 import type { Correction, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
-import { startServices, type RunningServices } from '@wayfinder/service-runtime';
+import { startServices, type RunningServices } from '../runtime';
 import { recordAgentRun } from '@wayfinder/otlp/testing';
 import { requireKafka, uniqueTestName, until } from '@wayfinder/testing';
-import { OtlpExportHandler } from './otlp-export.handler';
-import { startOtlpNormalizer, type RunningOtlpNormalizer } from './otlp-normalizer.service';
+import { OtlpExportHandler, startOtlpNormalizer, type RunningOtlpNormalizer } from '@wayfinder/service-otlp-normalizer';
 
 describe('an OpenTelemetry-exported looping agent, through OTLP ingest, on Kafka', () => {
   const prefix = `${uniqueTestName('otlp')}.`;
