@@ -1,0 +1,6 @@
+export * from './history-record';
+export * from './history-store.port';
+export * from './in-memory-history-store';
+export * from './records-from-events';
+export * from './agent-story';
+export * from './fleet-view';
