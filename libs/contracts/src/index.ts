@@ -4,4 +4,5 @@ export * from './step';
 export * from './task';
 export * from './navigation';
 export * from './policy';
+export * from './operations';
 export * from './topics';

@@ -13,7 +13,8 @@ const USAGE = `usage: wayfinder start [--mode embedded|distributed] [--services 
 Runs Wayfinder services until SIGINT/SIGTERM.
   --mode      embedded (default): every service in this process on the in-process bus and in-memory stores;
               distributed: the chosen services on Kafka and Redis, one consumer group per process
-  --services  comma-separated subset of task-parser,state-localizer,detector-worker,correction-engine,memory-service
+  --services  comma-separated subset of task-parser,state-localizer,detector-worker,correction-engine,memory-service,
+              history-recorder,escalation-notifier
               (default all of them)
   --kafka     Kafka bootstrap brokers, host:port[,host:port] (env WAYFINDER_KAFKA_BROKERS, default 127.0.0.1:9092)
   --redis     Redis URL (env WAYFINDER_REDIS_URL, default redis://127.0.0.1:6379)

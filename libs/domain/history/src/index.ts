@@ -4,3 +4,4 @@ export * from './in-memory-history-store';
 export * from './records-from-events';
 export * from './agent-story';
 export * from './fleet-view';
+export * from './escalation-webhook';

@@ -14,15 +14,24 @@ import { Module, type DynamicModule, type INestMicroservice, type LoggerService,
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
-import { BusTransport, InProcessBus, KafkaBus, type Bus } from '@wayfinder/bus';
+import { BusTransport, InProcessBus, KafkaBus, type Bus, type RetryPolicy } from '@wayfinder/bus';
 import type { ServiceName, WayfinderConfig } from '@wayfinder/config';
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { kafkaCheck, redisCheck, startHealthServer, type HealthCheck, type HealthServer } from '@wayfinder/health';
-import { RedisDetectorStateStore, RedisMapStore } from '@wayfinder/redis';
+import { InMemoryHistoryStore, type HistoryStore } from '@wayfinder/history';
+import { RedisDeliveryLog, RedisDetectorStateStore, RedisHistoryStore, RedisMapStore } from '@wayfinder/redis';
 import { CorrectionEngineModule } from '@wayfinder/service-correction-engine';
 import { InMemoryMapStore, PoliciesHandler, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
 import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-detector-worker';
 import { memoryStores, startMemoryService, type RunningMemoryService } from '@wayfinder/service-memory';
+import {
+  DELIVERY_LOG,
+  EscalationNotifierModule,
+  HISTORY_STORE,
+  HistoryRecorderModule,
+  InMemoryDeliveryLog,
+  WEBHOOK_TIMEOUT_MS,
+} from '@wayfinder/service-operations';
 import { StateLocalizerModule } from '@wayfinder/service-state-localizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
 import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
@@ -39,6 +48,8 @@ const SERVICE_MODULES: Record<StreamService, Type<unknown>> = {
   'state-localizer': StateLocalizerModule,
   'detector-worker': DetectorWorkerModule,
   'correction-engine': CorrectionEngineModule,
+  'history-recorder': HistoryRecorderModule,
+  'escalation-notifier': EscalationNotifierModule,
 };
 
 /** The topics each service consumes (for lag measurement). */
@@ -47,10 +58,18 @@ const CONSUMED: Record<StreamService, string[]> = {
   'state-localizer': ['wayfinder.steps.v1', 'wayfinder.maps.v1'],
   'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
   'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
+  'history-recorder': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.corrections.v1', 'wayfinder.escalations.v1', 'wayfinder.would-send.v1'],
+  'escalation-notifier': ['wayfinder.escalations.v1', 'wayfinder.policies.v1'],
 };
 
+/**
+ * The notifier's own bus retries a failed webhook post with exponential backoff (about 1 min in all),
+ * then dead-letters the escalation with the reason; it never shares a retry loop with the pipeline.
+ */
+export const NOTIFIER_RETRY: RetryPolicy = { maxAttempts: 6, initialBackoffMs: 1_000, maxBackoffMs: 30_000 };
+
 /** Services that resolve policies and so must follow the policies topic. */
-const POLICY_READERS: ServiceName[] = ['detector-worker', 'correction-engine'];
+const POLICY_READERS: ServiceName[] = ['detector-worker', 'correction-engine', 'escalation-notifier'];
 
 @Module({ controllers: [PoliciesHandler] })
 class PoliciesModule {}
@@ -63,6 +82,8 @@ export interface RunningServices {
   get<T>(type: Type<T>): T;
   readonly mapStore: MapStore;
   readonly policyBook: PolicyBook;
+  /** The operators' history (Redis in distributed mode, in memory embedded), filled by the history recorder. */
+  readonly history: HistoryStore;
   readonly memory?: RunningMemoryService;
   readonly health?: HealthServer;
   stop(): Promise<void>;
@@ -72,6 +93,10 @@ export interface StartOptions {
   /** Use this bus instead of building one from the configuration (tests, the demo). */
   bus?: Bus;
   logger?: LoggerService | false;
+  /** The escalation notifier's retry policy (default NOTIFIER_RETRY; tests shorten it). */
+  notifierRetry?: Partial<RetryPolicy>;
+  /** Timeout of one webhook post (default 10 s). */
+  webhookTimeoutMs?: number;
 }
 
 export async function startServices(config: WayfinderConfig, options: StartOptions = {}): Promise<RunningServices> {
@@ -112,9 +137,12 @@ async function start(
     });
   const extraProviders: Provider[] = [];
   const checks: Record<string, HealthCheck> = {};
+  let history: HistoryStore;
   if (config.mode === 'embedded') {
     rawBus = options.bus ?? new InProcessBus();
     mapStore = new InMemoryMapStore();
+    history = new InMemoryHistoryStore();
+    extraProviders.push({ provide: DELIVERY_LOG, useValue: new InMemoryDeliveryLog() });
   } else {
     redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
     const connection = redis;
@@ -125,10 +153,13 @@ async function start(
     closers.push(() => connection.quit());
     mapStore = new RedisMapStore(connection, { namespace: config.topicPrefix });
     extraProviders.push({ provide: DETECTOR_STATE_STORE, useValue: new RedisDetectorStateStore(connection, { namespace: config.topicPrefix }) });
+    history = new RedisHistoryStore(connection, { namespace: config.topicPrefix });
+    extraProviders.push({ provide: DELIVERY_LOG, useValue: new RedisDeliveryLog(connection, { namespace: config.topicPrefix }) });
     rawBus = options.bus ?? makeBus('services');
     checks.kafka = kafkaCheck(config.kafkaBrokers);
     checks.redis = redisCheck(connection);
   }
+  extraProviders.push({ provide: HISTORY_STORE, useValue: history }, { provide: WEBHOOK_TIMEOUT_MS, useValue: options.webhookTimeoutMs ?? 10_000 });
   const system = config.mode === 'embedded' ? 'in-process' : 'kafka';
   const tracing = { system, eventSampleRatio: config.traceSampleRatio, propagation: config.tracePropagation };
   // Distributed: every process reads the compacted topics (maps, policies) whole, in a group of its own.
@@ -174,8 +205,20 @@ async function start(
       for (const started of [...apps].reverse()) await started.close();
     });
     for (const service of streamServices) {
+      let serviceBus: Bus = bus;
+      if (service === 'escalation-notifier') {
+        // A bus of its own: its retry policy (backoff, then the DLQ) must not be the pipeline's.
+        const retry = { ...NOTIFIER_RETRY, ...options.notifierRetry };
+        const own =
+          config.mode === 'embedded'
+            ? new InProcessBus({ broker: (rawBus as InProcessBus).broker, retry })
+            : new KafkaBus({ brokers: config.kafkaBrokers, clientId: `${config.kafkaClientId}-notifier`, topicPrefix: config.topicPrefix, sessionTimeoutMs: config.kafkaSessionTimeoutMs, retry });
+        serviceBus = new TracedBus(own, tracing);
+        const ownBus = serviceBus;
+        closers.push(() => ownBus.stop());
+      }
       const imports: Array<Type<unknown> | DynamicModule> = [
-        WayfinderCoreModule.forRoot({ bus, mapStore, policyBook, embedder, extraProviders }),
+        WayfinderCoreModule.forRoot({ bus: serviceBus, mapStore, policyBook, embedder, extraProviders }),
         SERVICE_MODULES[service],
       ];
       if (POLICY_READERS.includes(service)) imports.push(PoliciesModule);
@@ -184,7 +227,7 @@ async function start(
       class WayfinderServiceModule {}
 
       const created = await NestFactory.createMicroservice(WayfinderServiceModule, {
-        strategy: new BusTransport(bus, { groupId: serviceGroupId(config, service), maxBatchSize: 1_000, stopBusOnClose: false, instanceId }),
+        strategy: new BusTransport(serviceBus, { groupId: serviceGroupId(config, service), maxBatchSize: 1_000, stopBusOnClose: false, instanceId }),
         logger: options.logger ?? ['error', 'warn'],
       });
       apps.push(created);
@@ -220,6 +263,7 @@ async function start(
     },
     mapStore,
     policyBook,
+    history,
     memory,
     health,
     async stop() {

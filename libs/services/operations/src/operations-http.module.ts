@@ -1,0 +1,34 @@
+/**
+ * The operators' HTTP surface as one Nest module, for the gateway to import:
+ * `OperationsHttpModule.forRoot({ store, bus, policies })`. Its routes take the tenant from
+ * `request.wayfinderTenant` (TenantContext), which the gateway's auth guard fills before any handler runs.
+ */
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { Bus } from '@wayfinder/bus';
+import type { HistoryStore } from '@wayfinder/history';
+import type { PolicyBook } from '@wayfinder/service-core';
+import { OperationsController } from './operations.controllers';
+import { HISTORY_STORE, OPERATIONS_BUS, OPERATIONS_POLICIES } from './tokens';
+
+export interface OperationsHttpDependencies {
+  store: HistoryStore;
+  /** Publishes operators' actions (suppressions). */
+  bus: Bus;
+  /** The process's policy book (webhook, shadow mode, suppression time per tenant). */
+  policies: PolicyBook;
+}
+
+@Module({})
+export class OperationsHttpModule {
+  static forRoot(deps: OperationsHttpDependencies): DynamicModule {
+    return {
+      module: OperationsHttpModule,
+      controllers: [OperationsController],
+      providers: [
+        { provide: HISTORY_STORE, useValue: deps.store },
+        { provide: OPERATIONS_BUS, useValue: deps.bus },
+        { provide: OPERATIONS_POLICIES, useValue: deps.policies },
+      ],
+    };
+  }
+}
