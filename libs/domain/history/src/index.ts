@@ -5,3 +5,4 @@ export * from './records-from-events';
 export * from './agent-story';
 export * from './fleet-view';
 export * from './escalation-webhook';
+export * from './suppression-book';

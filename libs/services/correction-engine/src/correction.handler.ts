@@ -21,7 +21,7 @@ export class CorrectionHandler {
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
-    @Inject(POLICY_BOOK) policies: PolicyBook,
+    @Inject(POLICY_BOOK) private readonly policies: PolicyBook,
     @Inject(MAP_STORE) mapStore: MapStore,
   ) {
     this.maps = new MapCache(mapStore);
@@ -65,7 +65,13 @@ export class CorrectionHandler {
       for (const correction of decided.corrections) this.metrics.correction(correction, deviation);
       for (const escalation of decided.escalations) this.metrics.escalation(escalation);
     }
-    if (corrections.length > 0) await this.bus.publish('wayfinder.corrections.v1', corrections);
-    if (escalations.length > 0) await this.bus.publish('wayfinder.escalations.v1', escalations);
+    // Shadow-mode tenants (policy `shadow: true`): decided and recorded as would-send, never sent or escalated.
+    const shadow = (tenantId: string) => this.policies.tenant(tenantId)?.shadow === true;
+    const sent = corrections.filter((c) => !shadow(c.tenantId));
+    const withheld = corrections.filter((c) => shadow(c.tenantId));
+    const escalated = escalations.filter((e) => !shadow(e.tenantId));
+    if (sent.length > 0) await this.bus.publish('wayfinder.corrections.v1', sent);
+    if (withheld.length > 0) await this.bus.publish('wayfinder.would-send.v1', withheld);
+    if (escalated.length > 0) await this.bus.publish('wayfinder.escalations.v1', escalated);
   }
 }

@@ -6,10 +6,11 @@
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import type { CognitiveMap, LocalizedStep } from '@wayfinder/contracts';
+import type { CognitiveMap, Deviation, LocalizedStep, Suppression } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { DetectionEngine, DriftDetector } from '@wayfinder/detection';
 import type { Embedder } from '@wayfinder/embeddings';
+import { SuppressionBook } from '@wayfinder/history';
 import { BUS, EMBEDDER, MAP_STORE, MapCache, POLICY_BOOK, type MapStore, type PolicyBook } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { DETECTOR_STATE_STORE, type DetectorStateStore } from './detector-state.store';
@@ -21,6 +22,8 @@ export const STAGNATION_TICK_MS = 1_000;
 export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   readonly engine: DetectionEngine;
   readonly worker: DetectorWorker;
+  /** Patterns operators marked false positive, per agent: their deviations are not published until they expire. */
+  readonly suppressions = new SuppressionBook();
   private readonly maps: MapCache;
   private readonly metrics = navigationMetrics();
   private readonly logger = new Logger('detector-worker');
@@ -42,7 +45,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     this.worker = new DetectorWorker(
       this.engine,
       stateStore,
-      (deviations) => this.bus.publish('wayfinder.deviations.v1', deviations),
+      (deviations) => this.publishDeviations(deviations),
       (agent) => this.logger.warn(`unreadable detector state of ${agent.tenantId}/${agent.agentId}: its detection starts over`),
     );
   }
@@ -68,6 +71,17 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     this.metrics.detected(steps, deviations);
   }
 
+  @EventPattern('wayfinder.suppressions.v1')
+  onSuppression(@Payload() suppression: Suppression): void {
+    this.suppressions.apply(suppression);
+  }
+
+  private async publishDeviations(deviations: Deviation[]): Promise<void> {
+    const now = Date.now();
+    const kept = this.suppressions.size === 0 ? deviations : deviations.filter((d) => !this.suppressions.suppresses(d, now));
+    if (kept.length > 0) await this.bus.publish('wayfinder.deviations.v1', kept);
+  }
+
   @EventPattern('wayfinder.maps.v1')
   onMap(@Payload() map: CognitiveMap): void {
     this.maps.offer(map);
@@ -76,6 +90,6 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   async tick(nowMs: number): Promise<void> {
     const deviations = this.engine.tick(nowMs);
     this.metrics.deviations(deviations);
-    if (deviations.length > 0) await this.bus.publish('wayfinder.deviations.v1', deviations);
+    if (deviations.length > 0) await this.publishDeviations(deviations);
   }
 }

@@ -29,6 +29,11 @@ export class HistoryRecorderHandler {
     await this.store.append(batch.map((c) => correctionRecordOf(c)));
   }
 
+  @BatchEventPattern('wayfinder.would-send.v1')
+  async onWouldSend(@Payload() batch: Correction[]): Promise<void> {
+    await this.store.append(batch.map((c) => correctionRecordOf(c, 'would-send')));
+  }
+
   @BatchEventPattern('wayfinder.escalations.v1')
   async onEscalations(@Payload() batch: Escalation[]): Promise<void> {
     await this.store.append(batch.map(escalationRecordOf));

@@ -56,7 +56,7 @@ const SERVICE_MODULES: Record<StreamService, Type<unknown>> = {
 const CONSUMED: Record<StreamService, string[]> = {
   'task-parser': ['wayfinder.tasks.v1'],
   'state-localizer': ['wayfinder.steps.v1', 'wayfinder.maps.v1'],
-  'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
+  'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1', 'wayfinder.suppressions.v1'],
   'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
   'history-recorder': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.corrections.v1', 'wayfinder.escalations.v1', 'wayfinder.would-send.v1'],
   'escalation-notifier': ['wayfinder.escalations.v1', 'wayfinder.policies.v1'],

@@ -11,9 +11,9 @@ import type { StepEvent, TaskSpec, TenantPolicy } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import { tenantKey } from '@wayfinder/redis';
-import { startServices, type RunningServices } from '@wayfinder/service-runtime';
+import { agentTimeline } from '@wayfinder/service-operations';
 import { deleteTestTopics, requireKafka, uniqueTestName } from '@wayfinder/testing';
-import { agentTimeline } from './history-queries';
+import { startServices, type RunningServices } from './runtime';
 
 const name = uniqueTestName('notify');
 const tenantId = `acme-${name}`;
