@@ -10,7 +10,7 @@ import { InProcessBus, SettlingBus } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import type { CorrectionStats } from '@wayfinder/correction';
 import { CorrectionHandler } from '@wayfinder/service-correction-engine';
-import { startServices } from '@wayfinder/service-runtime';
+import { startServices, type RunningServices } from '@wayfinder/service-runtime';
 import type { ReceivedCorrection, SimulatedFleet } from '@wayfinder/testing';
 
 export interface RoundReport {
@@ -39,6 +39,10 @@ export interface FleetRunOptions {
   readonly deliver?: (correction: Correction) => Correction | undefined;
   /** Every round's steps with their localization, deviations and the corrections delivered after them. */
   readonly observe?: (round: ObservedRound) => void;
+  /** Called once the services run (e.g. to serve the dashboard on their history). */
+  readonly onStarted?: (running: RunningServices) => void | Promise<void>;
+  /** Awaited after the last round, before the services stop (e.g. a dashboard still being looked at). */
+  readonly beforeStop?: (running: RunningServices) => Promise<void>;
 }
 
 export interface ObservedRound {
@@ -85,6 +89,7 @@ export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: Fl
   let steps = 0;
   let round = 0;
   try {
+    await options.onStarted?.(running);
     await bus.publish('wayfinder.policies.v1', fleet.policies());
     await bus.publish('wayfinder.tasks.v1', fleet.tasks());
     await bus.settled(settleTimeoutMs);
@@ -119,6 +124,7 @@ export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: Fl
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       }
     }
+    await options.beforeStop?.(running);
   } finally {
     await running.stop();
   }

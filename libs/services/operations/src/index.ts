@@ -7,3 +7,8 @@ export * from './suppression';
 export * from './delivery-log';
 export * from './escalation-notifier.handler';
 export * from './operations-services.module';
+export * from './session-book';
+export * from './dashboard-pages';
+export * from './dashboard.controller';
+export * from './local-operator.guard';
+export * from './serve-operations';
