@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '@wayfinder/config';
 import { serveUntilStopped } from '@wayfinder/service-runtime';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
+import { startSimulated } from './start-simulated';
 
 const VERSION: string = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')).version;
 
@@ -20,6 +21,8 @@ Runs Wayfinder services until SIGINT/SIGTERM.
   --redis     Redis URL (env WAYFINDER_REDIS_URL, default redis://127.0.0.1:6379)
   --qdrant    Qdrant URL for long-term memory (env WAYFINDER_QDRANT_URL)
   --port      health endpoints port (env WAYFINDER_HTTP_PORT; 0 = any free port)
+  --simulate N  embedded, with N simulated agents feeding it and the dashboard on 127.0.0.1
+              (port WAYFINDER_GATEWAY_PORT, default 7070)
 Telemetry: OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set (OpenTelemetry's standard variables).
 Create the topics first on a new cluster: wayfinder topics create --kafka BROKERS`;
 
@@ -35,8 +38,18 @@ export const startCommand: Command = {
       redis: { type: 'string' },
       qdrant: { type: 'string' },
       port: { type: 'string' },
+      simulate: { type: 'string' },
     }, false);
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    if (values.simulate !== undefined) {
+      const agents = Number(values.simulate);
+      if (!Number.isInteger(agents) || agents < 1 || agents > 10_000) throw new UsageError(`--simulate must be a whole number of agents from 1 to 10000, got '${values.simulate}'`);
+      if (values.mode !== undefined && values.mode !== 'embedded') throw new UsageError('--simulate runs the embedded pipeline: leave out --mode or use --mode embedded');
+      const port = Number(process.env.WAYFINDER_GATEWAY_PORT ?? 7070);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`WAYFINDER_GATEWAY_PORT must be a port number, got '${process.env.WAYFINDER_GATEWAY_PORT}'`);
+      await startSimulated(agents, port, (line) => io.stderr.write(line + '\n'));
+      return 0;
+    }
     let config;
     try {
       config = loadConfig(process.env, values as Record<string, string | undefined>);
