@@ -7,5 +7,6 @@ import { replayCommand } from './replay.command';
 import { evalCommand } from './eval.command';
 import { benchCommand } from './bench.command';
 import { demoCommand } from './demo.command';
+import { tailCommand } from './tail.command';
 
-export const COMMANDS: Command[] = [startCommand, mapCommand, topicsCommand, replayCommand, evalCommand, benchCommand, demoCommand];
+export const COMMANDS: Command[] = [startCommand, mapCommand, topicsCommand, replayCommand, evalCommand, benchCommand, demoCommand, tailCommand];
