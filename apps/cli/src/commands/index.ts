@@ -8,5 +8,6 @@ import { evalCommand } from './eval.command';
 import { benchCommand } from './bench.command';
 import { demoCommand } from './demo.command';
 import { tailCommand } from './tail.command';
+import { policyCommand } from './policy.command';
 
-export const COMMANDS: Command[] = [startCommand, mapCommand, topicsCommand, replayCommand, evalCommand, benchCommand, demoCommand, tailCommand];
+export const COMMANDS: Command[] = [startCommand, mapCommand, topicsCommand, replayCommand, evalCommand, benchCommand, demoCommand, tailCommand, policyCommand];
