@@ -7,7 +7,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { serveOperationsLocally } from '@wayfinder/service-operations';
 import type { RunningServices } from '@wayfinder/service-runtime';
 import { agentTimeline } from '@wayfinder/service-operations';
 import { SimulatedFleet } from '@wayfinder/testing';
@@ -43,8 +42,9 @@ describe('the dashboard in headless Chromium', () => {
       startMs: Date.now(),
       onStarted: async (running) => {
         services = running;
-        const { app, url } = await serveOperationsLocally({ store: running.history, bus: running.bus, policies: running.policyBook });
-        served = { url, close: () => app.close() };
+        // The gateway serves the dashboard (local mode: loopback, no keys), as `wayfinder start --simulate` does.
+        if (!running.gateway) throw new Error('the embedded pipeline started without its gateway');
+        served = { url: running.gateway.url, close: async () => undefined };
       },
       beforeStop: () => released,
     });
