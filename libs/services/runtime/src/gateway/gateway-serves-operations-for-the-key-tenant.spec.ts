@@ -4,7 +4,15 @@
 // a resume through the gateway appends the ack history record that closes the escalation in the views.
 import type { RunningServices } from '../runtime';
 import { call, loopSteps, REPORT_TASK, startWithGateway } from './gateway.testing';
-import { until } from '@wayfinder/testing';
+
+/** Polls an HTTP condition (the pipeline is asynchronous) until it holds, or fails after `ms`. */
+async function eventually(check: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 const ACME = 'acme-secret-key';
 const GLOBEX = 'globex-secret-key';
@@ -24,8 +32,8 @@ describe('the gateway serving the operations module', () => {
   it('answers for the key tenant, renders the login form without a key, honours the session and records a resume', async () => {
     await call(base, 'POST', '/v1/tasks', { key: ACME, body: REPORT_TASK });
     await call(base, 'POST', '/v1/steps', { key: ACME, body: loopSteps('a1', 25) });
-    await until(async () => (await call(base, 'GET', '/v1/agents/a1/corrections', { key: ACME })).body.corrections.length > 0, 20_000);
-    await until(async () => (await call(base, 'GET', '/v1/agents/a1/timeline', { key: ACME })).status === 200, 20_000);
+    await eventually(async () => (await call(base, 'GET', '/v1/agents/a1/corrections', { key: ACME })).body.corrections.length > 0, 'a correction of a1');
+    await eventually(async () => (await call(base, 'GET', '/v1/agents/a1/timeline', { key: ACME })).status === 200, 'the timeline of a1');
 
     // Query API: the key's tenant, never another's.
     expect(await call(base, 'GET', '/v1/fleet', { key: ACME })).toMatchObject({ status: 200, body: { tenantId: 'acme' } });
