@@ -5,6 +5,7 @@ export * from './task';
 export * from './navigation';
 export * from './policy';
 export * from './control';
+export * from './operations';
 export * from './topics';
 export * from './anchor-change';
 export * from './delegation';

@@ -50,6 +50,8 @@ export const INTERNAL_CHECKS: Record<string, Check> = {
       : 'detector, level, atSeq, loopStartSeq, evidence: required'),
   'wayfinder.corrections.v1': agentEvent('wayfinder.correction.v1', (v) =>
     typeof v.action === 'string' && isObject(v[v.action]) && Array.isArray(v.deviationIds) ? null : 'action and its body, deviationIds: required'),
+  'wayfinder.would-send.v1': agentEvent('wayfinder.correction.v1', (v) =>
+    typeof v.action === 'string' && isObject(v[v.action]) && Array.isArray(v.deviationIds) ? null : 'action and its body, deviationIds: required'),
   'wayfinder.escalations.v1': agentEvent('wayfinder.escalation.v1', (v) =>
     Array.isArray(v.deviations) && Array.isArray(v.correctionsTried) ? null : 'deviations, correctionsTried: required'),
   'wayfinder.delegations.v1': agentEvent('wayfinder.delegation.v1', (v) =>

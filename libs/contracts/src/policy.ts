@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { envelope, Id } from './common';
+import { EscalationWebhook } from './operations';
 
 export const POLICY_SCHEMA = 'wayfinder.policy.v1' as const;
 export const PROFILE_NAMES = ['balanced', 'strict', 'lenient', 'openclaw'] as const;
@@ -267,5 +268,11 @@ export const TenantPolicy = z.object({
   ingest: IngestLimitsOverlay.optional(),
   tasks: z.record(Id, PolicyOverlay).optional(),
   agents: z.record(Id, PolicyOverlay).optional(),
+  /** Shadow mode: detect and record, send no corrections (the would-send topic gets them). */
+  shadow: z.boolean().optional(),
+  /** Escalations of this tenant are posted here (DESIGN §13). */
+  webhook: EscalationWebhook.optional(),
+  /** How long a pattern marked false positive stays suppressed for its agent (ms; default 1 h). */
+  falsePositiveSuppressMs: z.number().int().positive().max(30 * 24 * 60 * 60 * 1000).optional(),
 });
 export type TenantPolicy = z.infer<typeof TenantPolicy>;

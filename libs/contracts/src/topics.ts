@@ -7,6 +7,7 @@ import { CognitiveMap, TaskSpec } from './task';
 import { Correction, Deviation, Escalation, LocalizedStep } from './navigation';
 import { StepEvent } from './step';
 import { TenantPolicy } from './policy';
+import { Suppression } from './operations';
 import { INTERNAL_CHECKS } from './internal-check';
 import { AgentControl } from './control';
 import { AnchorChange } from './anchor-change';
@@ -44,6 +45,9 @@ export const TOPICS = {
   'wayfinder.deviations.v1': topic({ name: 'wayfinder.deviations.v1', schema: Deviation, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'internal' }),
   'wayfinder.corrections.v1': topic({ name: 'wayfinder.corrections.v1', schema: Correction, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'internal' }),
   'wayfinder.escalations.v1': topic({ name: 'wayfinder.escalations.v1', schema: Escalation, key: 'agent', partitions: 3, compacted: false, retentionMs: 30 * DAY, source: 'internal' }),
+  // Corrections a shadow-mode tenant's agents would have received (never sent to them).
+  'wayfinder.would-send.v1': topic({ name: 'wayfinder.would-send.v1', schema: Correction, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'internal' }),
+  'wayfinder.suppressions.v1': topic({ name: 'wayfinder.suppressions.v1', schema: Suppression, key: 'agent', partitions: 1, compacted: true, retentionMs: -1, source: 'edge' }),
   'wayfinder.policies.v1': topic({ name: 'wayfinder.policies.v1', schema: TenantPolicy, key: 'tenant', partitions: 1, compacted: true, retentionMs: -1, source: 'edge' }),
   // Same partition count and key as the localized steps and deviations: a control reaches the
   // correction-engine instance that holds the agent's ladder (co-partitioned assignment).

@@ -9,5 +9,7 @@ import { benchCommand } from './bench.command';
 import { demoCommand } from './demo.command';
 import { keysCommand } from './keys.command';
 import { ingestCommand } from './ingest.command';
+import { tailCommand } from './tail.command';
+import { policyCommand } from './policy.command';
 
-export const COMMANDS: Command[] = [startCommand, mapCommand, topicsCommand, replayCommand, evalCommand, benchCommand, demoCommand, keysCommand, ingestCommand];
+export const COMMANDS: Command[] = [startCommand, mapCommand, topicsCommand, replayCommand, evalCommand, benchCommand, demoCommand, keysCommand, ingestCommand, tailCommand, policyCommand];

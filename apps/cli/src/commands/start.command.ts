@@ -5,6 +5,7 @@ import { ConfigError, GATEWAY_DEFAULT_PORT, loadConfig } from '@wayfinder/config
 import { serveUntilStopped } from '@wayfinder/service-runtime';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
+import { startSimulated } from './start-simulated';
 
 const VERSION: string = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')).version;
 
@@ -13,7 +14,8 @@ const USAGE = `usage: wayfinder start [--mode embedded|distributed] [--services 
 Runs Wayfinder services until SIGINT/SIGTERM.
   --mode      embedded (default): every service in this process on the in-process bus and in-memory stores;
               distributed: the chosen services on Kafka and Redis, one consumer group per process
-  --services  comma-separated subset of task-parser,state-localizer,detector-worker,correction-engine,memory-service,gateway,otlp-normalizer
+  --services  comma-separated subset of task-parser,state-localizer,detector-worker,correction-engine,memory-service,gateway,
+              otlp-normalizer,history-recorder,escalation-notifier
               (default all of them; embedded, the gateway brings the otlp-normalizer with it)
   --kafka     Kafka bootstrap brokers, host:port[,host:port] (env WAYFINDER_KAFKA_BROKERS, default 127.0.0.1:9092)
   --redis     Redis URL (env WAYFINDER_REDIS_URL, default redis://127.0.0.1:6379)
@@ -24,6 +26,8 @@ Runs Wayfinder services until SIGINT/SIGTERM.
               address, or any key configured (wayfinder keys, WAYFINDER_API_KEYS), requires a key on every request
   --health-port  /health/live and /health/ready (env WAYFINDER_HTTP_PORT; 0 = any free port; served in
               distributed mode, and in embedded mode when set)
+  --simulate N  embedded, with N simulated agents feeding it; the gateway (with the dashboard at /) on
+              127.0.0.1:PORT (--port or WAYFINDER_GATEWAY_PORT, default 7070)
 Telemetry: OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set (OpenTelemetry's standard variables).
 Create the topics first on a new cluster: wayfinder topics create --kafka BROKERS`;
 
@@ -41,8 +45,19 @@ export const startCommand: Command = {
       port: { type: 'string' },
       host: { type: 'string' },
       'health-port': { type: 'string' },
+      simulate: { type: 'string' },
     }, false);
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    if (values.simulate !== undefined) {
+      const agents = Number(values.simulate);
+      if (!Number.isInteger(agents) || agents < 1 || agents > 10_000) throw new UsageError(`--simulate must be a whole number of agents from 1 to 10000, got '${values.simulate}'`);
+      if (values.mode !== undefined && values.mode !== 'embedded') throw new UsageError('--simulate runs the embedded pipeline: leave out --mode or use --mode embedded');
+      const asked = (values.port as string | undefined) ?? process.env.WAYFINDER_GATEWAY_PORT ?? String(GATEWAY_DEFAULT_PORT);
+      const port = Number(asked);
+      if (!/^\d+$/.test(asked) || port > 65535) throw new UsageError(`--port (or WAYFINDER_GATEWAY_PORT) must be a port number, got '${asked}'`);
+      await startSimulated(agents, port, (line) => io.stderr.write(line + '\n'));
+      return 0;
+    }
     let config;
     try {
       const flags = values as Record<string, string | undefined>;

@@ -7,10 +7,10 @@
  */
 import type { Correction, Deviation, Escalation, LocalizedStep, StepEvent } from '@wayfinder/contracts';
 import { InProcessBus, SettlingBus } from '@wayfinder/bus';
-import { loadConfig } from '@wayfinder/config';
+import { loadConfig, type WayfinderConfig } from '@wayfinder/config';
 import type { CorrectionStats } from '@wayfinder/correction';
 import { CorrectionHandler } from '@wayfinder/service-correction-engine';
-import { startServices } from '@wayfinder/service-runtime';
+import { startServices, type RunningServices } from '@wayfinder/service-runtime';
 import type { ReceivedCorrection, SimulatedFleet } from '@wayfinder/testing';
 
 export interface RoundReport {
@@ -22,6 +22,8 @@ export interface RoundReport {
 }
 
 export interface FleetRunOptions {
+  /** The services' configuration (default: the embedded defaults, the gateway on a free port). */
+  readonly config?: WayfinderConfig;
   /** Upper bound of rounds; the run also ends when every agent has finished or been frozen. */
   readonly rounds: number;
   /** Wall-clock length of a round, ms (0: as fast as the pipeline goes). */
@@ -39,6 +41,10 @@ export interface FleetRunOptions {
   readonly deliver?: (correction: Correction) => Correction | undefined;
   /** Every round's steps with their localization, deviations and the corrections delivered after them. */
   readonly observe?: (round: ObservedRound) => void;
+  /** Called once the services run (e.g. to serve the dashboard on their history). */
+  readonly onStarted?: (running: RunningServices) => void | Promise<void>;
+  /** Awaited after the last round, before the services stop (e.g. a dashboard still being looked at). */
+  readonly beforeStop?: (running: RunningServices) => Promise<void>;
 }
 
 export interface ObservedRound {
@@ -77,7 +83,7 @@ export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: Fl
   let localized: LocalizedStep[] = [];
   if (options.observe) bus.subscribe('wayfinder.localized.v1', async (batch) => void localized.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
 
-  const running = await startServices(loadConfig({}), { bus, logger: false });
+  const running = await startServices(options.config ?? loadConfig({}), { bus, logger: false });
   const correctionEngine = running.get(CorrectionHandler).engine;
   const effects = new Map<string, ReceivedCorrection>();
   const settleTimeoutMs = options.settleTimeoutMs ?? 60_000;
@@ -85,6 +91,7 @@ export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: Fl
   let steps = 0;
   let round = 0;
   try {
+    await options.onStarted?.(running);
     await bus.publish('wayfinder.policies.v1', fleet.policies());
     await bus.publish('wayfinder.tasks.v1', fleet.tasks());
     await bus.settled(settleTimeoutMs);
@@ -119,6 +126,7 @@ export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: Fl
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       }
     }
+    await options.beforeStop?.(running);
   } finally {
     await running.stop();
   }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 
-export const SERVICE_NAMES = ['task-parser', 'state-localizer', 'detector-worker', 'correction-engine', 'memory-service', 'gateway', 'otlp-normalizer'] as const;
+export const SERVICE_NAMES = ['task-parser', 'state-localizer', 'detector-worker', 'correction-engine', 'memory-service', 'gateway', 'otlp-normalizer', 'history-recorder', 'escalation-notifier'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /** The gateway's port when a user starts Wayfinder (`wayfinder start`, apps/gateway). */

@@ -5,3 +5,5 @@ export * from './redis-working-memory';
 export * from './redis-key-store';
 export * from './redis-correction-log';
 export * from './redis-held-steps';
+export * from './redis-history-store';
+export * from './redis-delivery-log';

@@ -33,6 +33,11 @@ export class PolicyBook {
     return this.defaultProfile;
   }
 
+  /** The tenant's published policy as is (operations settings: shadow, webhook), if any. */
+  tenant(tenantId: string): TenantPolicy | undefined {
+    return this.documentOf(tenantId);
+  }
+
   /**
    * The resolved policy of an agent. Agents with no override of their own share one object per tenant
    * (and per task that has an override), so a fleet of 100,000 agents holds a handful of resolved and

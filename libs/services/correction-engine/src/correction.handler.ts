@@ -40,7 +40,7 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
-    @Inject(POLICY_BOOK) policies: PolicyBook,
+    @Inject(POLICY_BOOK) private readonly policies: PolicyBook,
     @Inject(MAP_STORE) mapStore: MapStore,
     @Optional() @Inject(AGENT_STATE_STORES) stores?: AgentStateStores,
     @Optional() @Inject(STATE_SETTINGS) settings?: StateSettings,
@@ -110,6 +110,8 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
   @BatchEventPattern('wayfinder.deviations.v1')
   async onDeviations(@Payload() batch: Deviation[]): Promise<void> {
     const maps = await Promise.all(batch.map((d) => this.maps.get(d.tenantId, d.taskId)));
+    // Shadow-mode tenants (policy `shadow: true`): decided and recorded as would-send, never sent or escalated.
+    const shadow = (tenantId: string) => this.policies.tenant(tenantId)?.shadow === true;
     await this.states.run(
       distinctAgents(batch, (d) => d),
       async () => {
@@ -128,8 +130,12 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
             for (const escalation of decided.escalations) this.metrics.escalation(escalation);
           });
         });
-        if (corrections.length > 0) await this.bus.publish('wayfinder.corrections.v1', corrections);
-        if (escalations.length > 0) await this.bus.publish('wayfinder.escalations.v1', escalations);
+        const sent = corrections.filter((c) => !shadow(c.tenantId));
+        const withheld = corrections.filter((c) => shadow(c.tenantId));
+        const escalated = escalations.filter((e) => !shadow(e.tenantId));
+        if (sent.length > 0) await this.bus.publish('wayfinder.corrections.v1', sent);
+        if (withheld.length > 0) await this.bus.publish('wayfinder.would-send.v1', withheld);
+        if (escalated.length > 0) await this.bus.publish('wayfinder.escalations.v1', escalated);
         // Counted once published: a failed batch is decided again from the stored state and counted then.
         for (const count of counted) count();
       },

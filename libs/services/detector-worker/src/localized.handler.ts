@@ -6,10 +6,11 @@
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import type { CognitiveMap, DelegationSignal, LocalizedStep } from '@wayfinder/contracts';
+import type { CognitiveMap, DelegationSignal, Deviation, LocalizedStep, Suppression } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { delegationSignalsOf, DetectionEngine, DriftDetector, goalCheckDetectors } from '@wayfinder/detection';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
+import { SuppressionBook } from '@wayfinder/history';
 import { BUS, EMBEDDER, MAP_STORE, MapCache, PeriodicTask, POLICY_BOOK, STATE_SETTINGS, VECTORS, type MapStore, type PolicyBook, type StateSettings } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { DETECTOR_STATE_STORE, type DetectorStateStore } from './detector-state.store';
@@ -21,6 +22,8 @@ export const STAGNATION_TICK_MS = 1_000;
 export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   readonly engine: DetectionEngine;
   readonly worker: DetectorWorker;
+  /** Patterns operators marked false positive, per agent: their deviations are not published until they expire. */
+  readonly suppressions = new SuppressionBook();
   private readonly maps: MapCache;
   private readonly metrics = navigationMetrics();
   private readonly logger = new Logger('detector-worker');
@@ -52,7 +55,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     this.worker = new DetectorWorker(
       this.engine,
       stateStore,
-      (deviations) => this.bus.publish('wayfinder.deviations.v1', deviations),
+      (deviations) => this.publishDeviations(deviations),
       (agent) => this.logger.warn(`unreadable detector state of ${JSON.stringify(agent.tenantId)}/${JSON.stringify(agent.agentId)}: its detection starts over`),
       { idleTtlMs: settings?.idleTtlMs, maxAgents: settings?.maxAgents },
       semantic?.embedsAhead
@@ -100,6 +103,17 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     this.completed.set(key, completed);
     if (this.completed.size > 100_000) this.completed.delete(this.completed.keys().next().value as string);
     return true;
+  }
+
+  @EventPattern('wayfinder.suppressions.v1')
+  onSuppression(@Payload() suppression: Suppression): void {
+    this.suppressions.apply(suppression);
+  }
+
+  private async publishDeviations(deviations: Deviation[]): Promise<void> {
+    const now = Date.now();
+    const kept = this.suppressions.size === 0 ? deviations : deviations.filter((d) => !this.suppressions.suppresses(d, now));
+    if (kept.length > 0) await this.bus.publish('wayfinder.deviations.v1', kept);
   }
 
   @EventPattern('wayfinder.maps.v1')

@@ -5,15 +5,18 @@
  * the HTTP app by `startGatewayService` (not on the bus transport's handlers).
  */
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import type { HistoryStore } from '@wayfinder/history';
 import type { CorrectionLog, TenantAuthenticator } from '@wayfinder/tenancy';
 import { GATEWAY_ROUTE_MODULES } from './gateway-routes';
 import { IngestLimiter } from './ingest-limiter';
-import { AUTHENTICATOR, CORRECTION_LOG, DEFAULT_GATEWAY_OPTIONS, GATEWAY_OPTIONS, type GatewayOptions } from './tokens';
+import { AUTHENTICATOR, CORRECTION_LOG, DEFAULT_GATEWAY_OPTIONS, GATEWAY_HISTORY, GATEWAY_OPTIONS, type GatewayOptions } from './tokens';
 
 export interface GatewayDependencies {
   authenticator: TenantAuthenticator;
   correctionLog: CorrectionLog;
   options?: Partial<GatewayOptions>;
+  /** The operators' history (when the operations module is mounted): a resume appends its ack there. */
+  history?: HistoryStore;
 }
 
 @Global()
@@ -27,9 +30,10 @@ export class GatewayModule {
       { provide: AUTHENTICATOR, useValue: deps.authenticator },
       { provide: CORRECTION_LOG, useValue: deps.correctionLog },
       { provide: GATEWAY_OPTIONS, useValue: { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options } },
+      { provide: GATEWAY_HISTORY, useValue: deps.history ?? null },
       IngestLimiter,
     ];
-    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, GATEWAY_OPTIONS, IngestLimiter] };
+    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, GATEWAY_OPTIONS, GATEWAY_HISTORY, IngestLimiter] };
     return { module: GatewayModule, imports: [shared, ...GATEWAY_ROUTE_MODULES] };
   }
 }

@@ -1,13 +1,19 @@
 /**
  * Runs the gateway as a hybrid Nest app: the HTTP API on its port, and the corrections feed on the Bus
  * transport in the gateway's own consumer group. Nest's body parser is off: routes read their bodies
- * with the gateway's limits and answer malformed ones in the API's error shape.
+ * with the gateway's limits and answer malformed ones in the API's error shape (only the dashboard's
+ * `POST /login` form is parsed here, urlencoded, 16 KiB at most). With `operations`, the
+ * operators' surface (OperationsHttpModule: query API and dashboard) is mounted on the same server,
+ * behind the same guard.
  */
 import 'reflect-metadata';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Module, type INestApplication, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { BusTransport, type Bus } from '@wayfinder/bus';
+import type { HistoryStore } from '@wayfinder/history';
+import { OperationsHttpModule, SessionBook, type TenantContext } from '@wayfinder/service-operations';
 import { HashingEmbedder, type SyncEmbedder } from '@wayfinder/embeddings';
 import { InMemoryMapStore, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
 import type { CorrectionLog, TenantAuthenticator } from '@wayfinder/tenancy';
@@ -15,6 +21,30 @@ import { TenantGuard } from './auth/tenant.guard';
 import { GatewayModule } from './gateway.module';
 import { ApiErrorFilter } from './http/api-error';
 import type { GatewayOptions } from './tokens';
+
+const LOGIN_FORM_MAX_BYTES = 16 * 1024;
+
+/** Parses the login form's urlencoded body into `req.body` (the dashboard's `POST /login`); other methods pass. */
+function loginFormParser(req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: (error?: unknown) => void): void {
+  if (req.method !== 'POST') return next();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > LOGIN_FORM_MAX_BYTES) {
+      res.writeHead(413, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'the login form is larger than 16 KiB' }));
+      req.destroy();
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (size > LOGIN_FORM_MAX_BYTES) return;
+    req.body = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+    next();
+  });
+  req.on('error', next);
+}
 
 export interface GatewayServiceOptions {
   bus: Bus;
@@ -32,6 +62,8 @@ export interface GatewayServiceOptions {
   stopBusOnClose?: boolean;
   options?: Partial<GatewayOptions>;
   logger?: LoggerService | false;
+  /** Mounts the operators' surface (query API, dashboard) over this history store. */
+  operations?: { store: HistoryStore; sessions?: SessionBook };
 }
 
 export interface RunningGateway {
@@ -43,18 +75,29 @@ export interface RunningGateway {
 }
 
 export async function startGatewayService(options: GatewayServiceOptions): Promise<RunningGateway> {
+  const policyBook = options.policyBook ?? new PolicyBook();
   const core = WayfinderCoreModule.forRoot({
     bus: options.bus,
     mapStore: options.mapStore ?? new InMemoryMapStore(),
-    policyBook: options.policyBook ?? new PolicyBook(),
+    policyBook,
     embedder: options.embedder ?? new HashingEmbedder(),
   });
+  const sessions = options.operations ? (options.operations.sessions ?? new SessionBook()) : undefined;
+  const authenticator = options.authenticator;
+  // A key typed into the dashboard's login form: every gateway key may act (no viewer keys yet).
+  const verifyKey = async (key: string): Promise<TenantContext | undefined> => {
+    const tenant = await authenticator.resolve(key);
+    return tenant && { tenantId: tenant.tenantId, operator: true, local: tenant.local };
+  };
+  const gateway = GatewayModule.forRoot({ authenticator, correctionLog: options.correctionLog, options: options.options, history: options.operations?.store });
+  const operations = options.operations ? [OperationsHttpModule.forRoot({ store: options.operations.store, bus: options.bus, policies: policyBook, sessions, verifyKey })] : [];
 
-  @Module({ imports: [core, GatewayModule.forRoot({ authenticator: options.authenticator, correctionLog: options.correctionLog, options: options.options })] })
+  @Module({ imports: [core, gateway, ...operations] })
   class GatewayAppModule {}
 
   const app = await NestFactory.create(GatewayAppModule, { bodyParser: false, logger: options.logger ?? ['error', 'warn'] });
-  app.useGlobalGuards(new TenantGuard(options.authenticator));
+  if (options.operations) app.use('/login', loginFormParser);
+  app.useGlobalGuards(new TenantGuard(authenticator, sessions));
   app.useGlobalFilters(new ApiErrorFilter());
   app.connectMicroservice<MicroserviceOptions>({
     strategy: new BusTransport(options.bus, { groupId: options.groupId ?? 'wayfinder.gateway', stopBusOnClose: options.stopBusOnClose, instanceId: options.instanceId }),

@@ -2,6 +2,8 @@
 export const AUTHENTICATOR = Symbol('wayfinder.gateway.authenticator');
 export const CORRECTION_LOG = Symbol('wayfinder.gateway.correction-log');
 export const GATEWAY_OPTIONS = Symbol('wayfinder.gateway.options');
+/** The operators' history store, when the operations module is mounted (a resume appends its ack there). */
+export const GATEWAY_HISTORY = Symbol('wayfinder.gateway.history');
 
 export interface GatewayOptions {
   /** Between two reads of the correction log while a client waits (another gateway instance may have written). */

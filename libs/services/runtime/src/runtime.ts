@@ -14,18 +14,27 @@ import { Module, type DynamicModule, type INestMicroservice, type LoggerService,
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
-import { BusTransport, InProcessBus, KafkaBus, type Bus, type DependencyGate } from '@wayfinder/bus';
+import { BusTransport, InProcessBus, KafkaBus, type Bus, type DependencyGate, type RetryPolicy } from '@wayfinder/bus';
 import { kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { embedderChoices, PROFILES } from '@wayfinder/detection';
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { createEmbeddingCache } from '@wayfinder/onnx-embedders';
 import { kafkaCheck, redisCheck, startHealthServer, type HealthCheck, type HealthServer } from '@wayfinder/health';
-import { RedisAgentStateStore, RedisDetectorStateStore, RedisHeldSteps, RedisMapStore } from '@wayfinder/redis';
+import { InMemoryHistoryStore, type HistoryStore } from '@wayfinder/history';
+import { RedisAgentStateStore, RedisDeliveryLog, RedisDetectorStateStore, RedisHeldSteps, RedisHistoryStore, RedisMapStore } from '@wayfinder/redis';
 import { CorrectionEngineModule } from '@wayfinder/service-correction-engine';
 import { AGENT_STATE_STORES, InMemoryMapStore, PoliciesHandler, PolicyBook, STATE_SETTINGS, WayfinderCoreModule, type AgentStateStores, type MapStore, type StateSettings } from '@wayfinder/service-core';
 import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-detector-worker';
 import { memoryStores, startMemoryService, type RunningMemoryService } from '@wayfinder/service-memory';
 import { authenticatorFor, correctionLogFor, keyStoreFor, startGatewayService, type RunningGateway } from '@wayfinder/service-gateway';
+import {
+  DELIVERY_LOG,
+  EscalationNotifierModule,
+  HISTORY_STORE,
+  HistoryRecorderModule,
+  InMemoryDeliveryLog,
+  WEBHOOK_TIMEOUT_MS,
+} from '@wayfinder/service-operations';
 import { HELD_STEP_STORE, StateLocalizerModule } from '@wayfinder/service-state-localizer';
 import { startOtlpNormalizer } from '@wayfinder/service-otlp-normalizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
@@ -58,18 +67,28 @@ const SERVICE_MODULES: Record<StreamService, Type<unknown>> = {
   'state-localizer': StateLocalizerModule,
   'detector-worker': DetectorWorkerModule,
   'correction-engine': CorrectionEngineModule,
+  'history-recorder': HistoryRecorderModule,
+  'escalation-notifier': EscalationNotifierModule,
 };
 
 /** The topics each service consumes (for lag measurement). */
 const CONSUMED: Record<StreamService, string[]> = {
   'task-parser': ['wayfinder.tasks.v1', 'wayfinder.anchor-changes.v1', 'wayfinder.policies.v1'],
   'state-localizer': ['wayfinder.steps.v1', 'wayfinder.maps.v1'],
-  'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1', 'wayfinder.delegations.v1'],
+  'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1', 'wayfinder.delegations.v1', 'wayfinder.suppressions.v1'],
   'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.controls.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
+  'history-recorder': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.corrections.v1', 'wayfinder.escalations.v1', 'wayfinder.would-send.v1'],
+  'escalation-notifier': ['wayfinder.escalations.v1', 'wayfinder.policies.v1'],
 };
 
+/**
+ * The notifier's own bus retries a failed webhook post with exponential backoff (about 1 min in all),
+ * then dead-letters the escalation with the reason; it never shares a retry loop with the pipeline.
+ */
+export const NOTIFIER_RETRY: RetryPolicy = { maxAttempts: 6, initialBackoffMs: 1_000, maxBackoffMs: 30_000 };
+
 /** Services that resolve policies and so must follow the policies topic. */
-const POLICY_READERS: ServiceName[] = ['detector-worker', 'correction-engine', 'task-parser'];
+const POLICY_READERS: ServiceName[] = ['detector-worker', 'correction-engine', 'task-parser', 'escalation-notifier'];
 
 @Module({ controllers: [PoliciesHandler] })
 class PoliciesModule {}
@@ -82,6 +101,8 @@ export interface RunningServices {
   get<T>(type: Type<T>): T;
   readonly mapStore: MapStore;
   readonly policyBook: PolicyBook;
+  /** The operators' history (Redis in distributed mode, in memory embedded), filled by the history recorder. */
+  readonly history: HistoryStore;
   readonly memory?: RunningMemoryService;
   /** The agents' HTTP door, when `gateway` is one of the services. */
   readonly gateway?: RunningGateway;
@@ -97,6 +118,10 @@ export interface StartOptions {
   logger?: LoggerService | false;
   /** Told when the bus can no longer consume (a consumer crashed for good): the caller stops the process. */
   onFatal?: (error: Error) => void;
+  /** The escalation notifier's retry policy (default NOTIFIER_RETRY; tests shorten it). */
+  notifierRetry?: Partial<RetryPolicy>;
+  /** Timeout of one webhook post (default 10 s). */
+  webhookTimeoutMs?: number;
 }
 
 export async function startServices(config: WayfinderConfig, options: StartOptions = {}): Promise<RunningServices> {
@@ -151,9 +176,12 @@ async function start(
   const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs };
   const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }];
   const checks: Record<string, HealthCheck> = {};
+  let history: HistoryStore;
   if (config.mode === 'embedded') {
     rawBus = options.bus ?? new InProcessBus();
     mapStore = new InMemoryMapStore();
+    history = new InMemoryHistoryStore();
+    extraProviders.push({ provide: DELIVERY_LOG, useValue: new InMemoryDeliveryLog() });
   } else {
     redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
     const connection = redis;
@@ -167,10 +195,13 @@ async function start(
     const stores: AgentStateStores = (kind) => new RedisAgentStateStore(connection, kind, { namespace: config.topicPrefix });
     extraProviders.push({ provide: AGENT_STATE_STORES, useValue: stores });
     extraProviders.push({ provide: HELD_STEP_STORE, useValue: new RedisHeldSteps(connection, { namespace: config.topicPrefix }) });
+    history = new RedisHistoryStore(connection, { namespace: config.topicPrefix });
+    extraProviders.push({ provide: DELIVERY_LOG, useValue: new RedisDeliveryLog(connection, { namespace: config.topicPrefix }) });
     rawBus = options.bus ?? makeBus('services');
     checks.kafka = kafkaCheck(config.kafkaBrokers, undefined, security as Parameters<typeof kafkaCheck>[2]);
     checks.redis = redisCheck(connection);
   }
+  extraProviders.push({ provide: HISTORY_STORE, useValue: history }, { provide: WEBHOOK_TIMEOUT_MS, useValue: options.webhookTimeoutMs ?? 10_000 });
   const system = config.mode === 'embedded' ? 'in-process' : 'kafka';
   const tracing = { system, eventSampleRatio: config.traceSampleRatio, propagation: config.tracePropagation };
   // Distributed: every process reads the compacted topics (maps, policies) whole, in a group of its own.
@@ -246,6 +277,8 @@ async function start(
       groupId: serviceGroupId(config, 'gateway'),
       instanceId,
       logger: options.logger === false ? false : undefined,
+      // The operators' surface (query API, dashboard) on the gateway's server, over the history store.
+      operations: { store: history },
     });
     const running = gateway;
     closers.push(() => running.stop());
@@ -263,8 +296,20 @@ async function start(
       for (const started of [...apps].reverse()) await started.close();
     });
     for (const service of streamServices) {
+      let serviceBus: Bus = bus;
+      if (service === 'escalation-notifier') {
+        // A bus of its own: its retry policy (backoff, then the DLQ) must not be the pipeline's.
+        const retry = { ...NOTIFIER_RETRY, ...options.notifierRetry };
+        const own =
+          config.mode === 'embedded'
+            ? new InProcessBus({ broker: (rawBus as InProcessBus).broker, retry })
+            : new KafkaBus({ security, brokers: config.kafkaBrokers, clientId: `${config.kafkaClientId}-notifier`, topicPrefix: config.topicPrefix, sessionTimeoutMs: config.kafkaSessionTimeoutMs, retry });
+        serviceBus = new TracedBus(own, tracing);
+        const ownBus = serviceBus;
+        closers.push(() => ownBus.stop());
+      }
       const imports: Array<Type<unknown> | DynamicModule> = [
-        WayfinderCoreModule.forRoot({ bus, mapStore, policyBook, embedder, vectors, extraProviders }),
+        WayfinderCoreModule.forRoot({ bus: serviceBus, mapStore, policyBook, embedder, vectors, extraProviders }),
         SERVICE_MODULES[service],
       ];
       if (POLICY_READERS.includes(service)) imports.push(PoliciesModule);
@@ -273,7 +318,7 @@ async function start(
       class WayfinderServiceModule {}
 
       const created = await NestFactory.createMicroservice(WayfinderServiceModule, {
-        strategy: new BusTransport(bus, { groupId: serviceGroupId(config, service), maxBatchSize: 1_000, stopBusOnClose: false, instanceId }),
+        strategy: new BusTransport(serviceBus, { groupId: serviceGroupId(config, service), maxBatchSize: 1_000, stopBusOnClose: false, instanceId }),
         logger: options.logger ?? ['error', 'warn'],
       });
       apps.push(created);
@@ -309,6 +354,7 @@ async function start(
     },
     mapStore,
     policyBook,
+    history,
     memory,
     gateway,
     gatewayLocalMode,

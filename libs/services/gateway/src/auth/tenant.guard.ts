@@ -2,20 +2,29 @@
  * Auth in one place (STYLE "Doors"): before any handler runs, the bearer key becomes the request's
  * tenant. No key, an unknown key or a revoked key → 401. In local mode (no keys configured, loopback
  * bind) the local operator needs no key and acts for `?tenantId=T` (default `local`). A `tenantId` in the
- * query that names another tenant than the key's → 403.
+ * query that names another tenant than the key's → 403. For the operations module (dashboard, query
+ * API) the guard also fills the TenantContext (`operator`: every gateway key may act); a request without
+ * `Authorization` may carry a dashboard session cookie instead; the dashboard pages (DashboardController)
+ * are not refused without a tenant: they render the login form.
  */
 import { createParamDecorator, Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { Id } from '@wayfinder/contracts';
+import { DashboardController, type SessionBook } from '@wayfinder/service-operations';
 import { LOCAL_TENANT, type ResolvedTenant, type TenantAuthenticator } from '@wayfinder/tenancy';
 import { ApiError, badRequest, forbidden } from '../http/api-error';
 import { AUTHENTICATOR } from '../tokens';
 
-type TenantRequest = IncomingMessage & { query?: Record<string, unknown>; wayfinderTenant?: ResolvedTenant };
+/** The guard's tenant: the gateway's ResolvedTenant, and the operations module's TenantContext (`operator`). */
+export type GatewayTenant = ResolvedTenant & { readonly operator: boolean };
+type TenantRequest = IncomingMessage & { query?: Record<string, unknown>; wayfinderTenant?: GatewayTenant };
 
 @Injectable()
 export class TenantGuard implements CanActivate {
-  constructor(@Inject(AUTHENTICATOR) private readonly auth: TenantAuthenticator) {}
+  constructor(
+    @Inject(AUTHENTICATOR) private readonly auth: TenantAuthenticator,
+    private readonly sessions?: SessionBook,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<TenantRequest>();
@@ -24,16 +33,24 @@ export class TenantGuard implements CanActivate {
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) {
-      if (header === undefined && (await this.auth.localMode())) {
-        req.wayfinderTenant = { tenantId: (asked as string | undefined) ?? LOCAL_TENANT, local: true, keyId: 'local' };
+      const session = header === undefined ? this.sessions?.tenantOfCookie(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined) : undefined;
+      if (session) {
+        if (asked !== undefined && asked !== session.tenantId && !session.local) throw forbidden(`this session belongs to another tenant than ${asked}`, 'tenantId');
+        req.wayfinderTenant = { tenantId: session.tenantId, local: session.local === true, keyId: 'session', operator: session.operator };
         return true;
       }
+      if (header === undefined && (await this.auth.localMode())) {
+        req.wayfinderTenant = { tenantId: (asked as string | undefined) ?? LOCAL_TENANT, local: true, keyId: 'local', operator: true };
+        return true;
+      }
+      // The dashboard's pages answer the login form themselves when there is no tenant.
+      if (header === undefined && context.getClass() === DashboardController) return true;
       throw new ApiError(401, { error: header === undefined ? 'an API key is required: Authorization: Bearer <key>' : 'the Authorization header must be Bearer <key>' });
     }
     const tenant = await this.auth.resolve(match[1]);
     if (!tenant) throw new ApiError(401, { error: 'unknown or revoked API key' });
     if (asked !== undefined && asked !== tenant.tenantId) throw forbidden(`this key belongs to another tenant than ${asked}`, 'tenantId');
-    req.wayfinderTenant = tenant;
+    req.wayfinderTenant = { ...tenant, operator: true };
     return true;
   }
 }

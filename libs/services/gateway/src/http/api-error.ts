@@ -54,8 +54,15 @@ export class ApiErrorFilter implements ExceptionFilter {
     } else if (exception instanceof HttpException) {
       status = exception.getStatus();
       const raw = exception.getResponse();
-      const message = typeof raw === 'string' ? raw : (raw as { message?: unknown }).message;
-      body = { error: Array.isArray(message) ? message.join('; ') : String(message ?? exception.message) };
+      const shaped = typeof raw === 'object' && raw !== null && typeof (raw as { error?: unknown }).error === 'string' && (raw as { message?: unknown }).message === undefined;
+      if (shaped) {
+        // Already the API's shape (the operations module's errors): kept as is, field and index included.
+        const { error, field, index } = raw as ApiErrorBody;
+        body = { error, ...(typeof field === 'string' && { field }), ...(typeof index === 'number' && { index }) };
+      } else {
+        const message = typeof raw === 'string' ? raw : (raw as { message?: unknown }).message;
+        body = { error: Array.isArray(message) ? message.join('; ') : String(message ?? exception.message) };
+      }
     } else {
       this.logger.error(`unhandled: ${(exception as Error)?.stack ?? String(exception)}`);
     }

@@ -5,20 +5,23 @@
  *   `Last-Event-ID`) and a `: keep-alive` comment while nothing comes;
  * - `POST /v1/agents/:agentId/corrections/:correctionId/ack`: the agent applied (or ignored) it;
  * - `POST /v1/agents/:agentId/resume`: a human unfreezes the agent (a control event the correction
- *   engine consumes); 404 when the tenant has no corrections of that agent (nothing to resume).
+ *   engine consumes); 404 when the tenant has no corrections of that agent (nothing to resume). With the
+ *   operations module mounted it also appends an `ack` history record (subject `resume`), which closes
+ *   the agent's escalation in the operators' views.
  */
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Optional, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CONTROL_SCHEMA, Id, type AgentControl, type Correction } from '@wayfinder/contracts';
 import type { Bus } from '@wayfinder/bus';
+import type { HistoryStore } from '@wayfinder/history';
 import { BUS } from '@wayfinder/service-core';
 import { isCursor, type CorrectionLog, type ResolvedTenant } from '@wayfinder/tenancy';
 import { z } from 'zod';
 import { CurrentTenant } from '../../auth/tenant.guard';
 import { ApiError, badRequest, notFound } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
-import { CORRECTION_LOG, GATEWAY_OPTIONS, type GatewayOptions } from '../../tokens';
+import { CORRECTION_LOG, GATEWAY_HISTORY, GATEWAY_OPTIONS, type GatewayOptions } from '../../tokens';
 import { CorrectionWaiter } from './correction-waiter';
 
 const MAX_WAIT_SECONDS = 30;
@@ -32,6 +35,7 @@ export class CorrectionsController {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     private readonly waiter: CorrectionWaiter,
+    @Optional() @Inject(GATEWAY_HISTORY) private readonly history?: HistoryStore | null,
   ) {}
 
   @Get('corrections')
@@ -88,6 +92,24 @@ export class CorrectionsController {
       await this.bus.publish('wayfinder.controls.v1', [control]);
     } catch (error) {
       throw new ApiError(503, { error: `the bus did not accept the resume: ${(error as Error).message}` }, 1);
+    }
+    if (this.history) {
+      const entry = await this.history.agent(tenant.tenantId, agentId);
+      await this.history.append([
+        {
+          kind: 'ack',
+          subject: 'resume',
+          id: `ack:resume:${control.eventId}`,
+          tenantId: tenant.tenantId,
+          agentId,
+          taskId: entry?.taskId ?? known[0].correction.taskId,
+          runId: entry?.runId ?? null,
+          ts: control.ts,
+          correctionId: null,
+          outcome: null,
+          note: body.data.reason ?? null,
+        },
+      ]);
     }
     return { resumed: true };
   }

@@ -1,0 +1,63 @@
+/**
+ * `wayfinder tail deviations|corrections|escalations|would-send [--tenant T] [--agent A]`: follows a
+ * navigation topic on Kafka (an operator's view; the gateway variant comes with the gateway), one JSON
+ * line per event, from now on, in a consumer group of its own that commits nothing anyone else reads.
+ */
+import { randomBytes } from 'node:crypto';
+import type { TopicName } from '@wayfinder/contracts';
+import { KafkaBus } from '@wayfinder/bus';
+import { ConfigError, loadConfig } from '@wayfinder/config';
+import { parseCommandArgs } from '../args';
+import { UsageError, type Command, type CommandIo } from '../command';
+
+const TOPICS: Record<string, TopicName> = {
+  deviations: 'wayfinder.deviations.v1',
+  corrections: 'wayfinder.corrections.v1',
+  escalations: 'wayfinder.escalations.v1',
+  'would-send': 'wayfinder.would-send.v1',
+};
+
+const USAGE = `usage: wayfinder tail deviations|corrections|escalations|would-send [--tenant T] [--agent A] [--kafka BROKERS]
+
+Prints each new event of the topic as a JSON line until Ctrl-C (would-send: what shadow-mode tenants'
+agents would have received). Topic names get WAYFINDER_TOPIC_PREFIX.`;
+
+export const tailCommand: Command = {
+  name: 'tail',
+  summary: 'follow deviations, corrections, escalations or would-send records on Kafka',
+  usage: USAGE,
+  async run(argv: string[], io: CommandIo): Promise<number> {
+    const { values, positionals } = parseCommandArgs(argv, { tenant: { type: 'string' }, agent: { type: 'string' }, kafka: { type: 'string' } });
+    const topic = TOPICS[positionals[0] ?? ''];
+    if (!topic || positionals.length > 1) throw new UsageError(`expected one of ${Object.keys(TOPICS).join(', ')}, got '${positionals.join(' ') || '(nothing)'}'`);
+    let config;
+    try {
+      config = loadConfig(process.env, { kafka: values.kafka as string | undefined });
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+    const tenant = values.tenant as string | undefined;
+    const agent = values.agent as string | undefined;
+    const bus = new KafkaBus({ brokers: config.kafkaBrokers, clientId: `${config.kafkaClientId}-tail`, topicPrefix: config.topicPrefix });
+    bus.subscribe(
+      topic,
+      async (batch) => {
+        for (const { payload } of batch) {
+          const event = payload as { tenantId: string; agentId?: string };
+          if (tenant !== undefined && event.tenantId !== tenant) continue;
+          if (agent !== undefined && event.agentId !== agent) continue;
+          io.stdout.write(JSON.stringify(payload) + '\n');
+        }
+      },
+      { groupId: `${config.groupPrefix}.tail-${randomBytes(4).toString('hex')}`, fromBeginning: false },
+    );
+    await bus.start();
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await bus.stop();
+    return 0;
+  },
+};

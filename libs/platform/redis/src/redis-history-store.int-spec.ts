@@ -1,0 +1,39 @@
+/**
+ * RedisHistoryStore passes the HistoryStore contract on the real Redis at 127.0.0.1:6379 (started by
+ * deploy/local), each case in a namespace of its own; the clock is the harness's.
+ */
+import Redis from 'ioredis';
+import { historyStoreContract } from '@wayfinder/history/testing';
+import { RedisHistoryStore } from './redis-history-store';
+
+const url = process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const run = `hist-test-${process.pid}-${Date.now().toString(36)}`;
+const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+let cases = 0;
+
+beforeAll(async () => {
+  await redis.connect().catch((error: Error) => {
+    throw new Error(`Redis is not reachable at ${url} (run npm run infra:up): ${error.message}`);
+  });
+});
+
+afterAll(async () => {
+  // Only this run's keys (its namespaces), never anything else on the shared Redis.
+  for (const pattern of [`wf:*:hist:${run}-*`, `wf:hist:${run}-*`]) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+  await redis.quit();
+});
+
+describe('RedisHistoryStore on a real Redis', () => {
+  historyStoreContract((limits, startMs) => {
+    let now = startMs;
+    const store = new RedisHistoryStore(redis, { ...limits, namespace: `${run}-${cases++}`, now: () => now });
+    return { store, advance: (ms) => (now += ms) };
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * The operators' HTTP surface as one Nest module, for the gateway to import:
+ * `OperationsHttpModule.forRoot({ store, bus, policies })`. Its routes take the tenant from
+ * `request.wayfinderTenant` (TenantContext), which the gateway's auth guard fills before any handler runs.
+ */
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { Bus } from '@wayfinder/bus';
+import type { HistoryStore } from '@wayfinder/history';
+import type { PolicyBook } from '@wayfinder/service-core';
+import { DashboardController, type VerifyKey } from './dashboard.controller';
+import { OperationsController } from './operations.controllers';
+import { SessionBook } from './session-book';
+import { HISTORY_STORE, OPERATIONS_BUS, OPERATIONS_POLICIES, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
+
+export interface OperationsHttpDependencies {
+  store: HistoryStore;
+  /** Publishes operators' actions (suppressions). */
+  bus: Bus;
+  /** The process's policy book (webhook, shadow mode, suppression time per tenant). */
+  policies: PolicyBook;
+  /** Dashboard sessions; the gateway's guard calls `sessions.tenantOfCookie(request.headers.cookie)`. */
+  sessions?: SessionBook;
+  /** Checks a key typed into the login form (the gateway's key store); absent when no keys are configured. */
+  verifyKey?: VerifyKey;
+}
+
+@Module({})
+export class OperationsHttpModule {
+  static forRoot(deps: OperationsHttpDependencies): DynamicModule {
+    return {
+      module: OperationsHttpModule,
+      controllers: [OperationsController, DashboardController],
+      providers: [
+        { provide: OPERATIONS_SESSIONS, useValue: deps.sessions ?? new SessionBook() },
+        ...(deps.verifyKey ? [{ provide: OPERATIONS_VERIFY_KEY, useValue: deps.verifyKey }] : []),
+        { provide: HISTORY_STORE, useValue: deps.store },
+        { provide: OPERATIONS_BUS, useValue: deps.bus },
+        { provide: OPERATIONS_POLICIES, useValue: deps.policies },
+      ],
+    };
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The query API (DESIGN §13, GATEWAY-API.md): `GET /v1/agents?state=&task=`, `GET /v1/agents/:id/timeline`,
+ * `GET /v1/escalations?open=true`, `GET /v1/fleet`, `POST /v1/deviations/:id/false-positive`. The tenant is
+ * always the request's TenantContext; another tenant's agent or deviation is a 404, as if absent.
+ */
+import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import type { Bus } from '@wayfinder/bus';
+import type { PolicyBook } from '@wayfinder/service-core';
+import type { FalsePositiveRecord, HistoryStore } from '@wayfinder/history';
+import { agentTimeline, fleetView, isAgentState, listAgents, listEscalations } from './history-queries';
+import { httpError } from './http-errors';
+import { suppressionOf } from './suppression';
+import { requireOperator, Tenant, type TenantContext } from './tenant-context';
+import { HISTORY_STORE, OPERATIONS_BUS, OPERATIONS_POLICIES } from './tokens';
+
+const DEFAULT_SUPPRESS_MS = 60 * 60 * 1000;
+
+@Controller('v1')
+export class OperationsController {
+  constructor(
+    @Inject(HISTORY_STORE) private readonly store: HistoryStore,
+    @Inject(OPERATIONS_BUS) private readonly bus: Bus,
+    @Inject(OPERATIONS_POLICIES) private readonly policies: PolicyBook,
+  ) {}
+
+  @Get('agents')
+  async agents(@Tenant() tenant: TenantContext, @Query('state') state?: string, @Query('task') task?: string) {
+    if (state !== undefined && !isAgentState(state)) throw httpError(400, 'state must be one of working, looping, recovering, frozen, done', 'state');
+    return { agents: await listAgents(this.store, tenant.tenantId, { ...(state !== undefined && { state }), ...(task !== undefined && { taskId: task }) }) };
+  }
+
+  @Get('agents/:agentId/timeline')
+  async timeline(@Tenant() tenant: TenantContext, @Param('agentId') agentId: string) {
+    const timeline = await agentTimeline(this.store, tenant.tenantId, agentId);
+    if (!timeline) throw httpError(404, `no agent ${agentId} in this tenant`, 'agentId');
+    return timeline;
+  }
+
+  @Get('escalations')
+  async escalations(@Tenant() tenant: TenantContext, @Query('open') open?: string) {
+    if (open !== undefined && open !== 'true' && open !== 'false') throw httpError(400, 'open must be true or false', 'open');
+    return { escalations: await listEscalations(this.store, tenant.tenantId, open === undefined ? {} : { open: open === 'true' }) };
+  }
+
+  @Get('fleet')
+  async fleet(@Tenant() tenant: TenantContext) {
+    return fleetView(this.store, tenant.tenantId);
+  }
+
+  /** Suppresses the deviation's pattern (detector, tool, argsHash) for its agent for the policy's time. */
+  @Post('deviations/:deviationId/false-positive')
+  @HttpCode(202)
+  async falsePositive(@Tenant() tenant: TenantContext, @Param('deviationId') deviationId: string) {
+    requireOperator(tenant);
+    const deviation = await this.store.get(tenant.tenantId, `deviation:${deviationId}`);
+    if (!deviation || deviation.kind !== 'deviation') throw httpError(404, `no deviation ${deviationId} in this tenant`, 'deviationId');
+    const now = Date.now();
+    const ms = this.policies.tenant(tenant.tenantId)?.falsePositiveSuppressMs ?? DEFAULT_SUPPRESS_MS;
+    const mark: FalsePositiveRecord = {
+      id: `false-positive:${deviationId}`, kind: 'false-positive', tenantId: tenant.tenantId, agentId: deviation.agentId, taskId: deviation.taskId, runId: deviation.runId,
+      ts: new Date(now).toISOString(), deviationId, detector: deviation.detector, tool: deviation.tool, argsHash: deviation.argsHash, until: new Date(now + ms).toISOString(),
+    };
+    await this.store.append([mark]);
+    const marks = (await this.store.agentHistory(tenant.tenantId, deviation.agentId, { kinds: ['false-positive'] })) as FalsePositiveRecord[];
+    await this.bus.publish('wayfinder.suppressions.v1', [suppressionOf(tenant.tenantId, deviation.agentId, marks, now)]);
+    return { markedFalsePositive: true, until: mark.until, pattern: { detector: mark.detector, tool: mark.tool, argsHash: mark.argsHash } };
+  }
+}

@@ -1,0 +1,2 @@
+/** Test-only entry of @wayfinder/service-operations: the header guard standing in for the gateway's. */
+export * from './header-tenant.guard.testing';
