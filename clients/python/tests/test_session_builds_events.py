@@ -51,6 +51,18 @@ class SessionBuildsEvents(unittest.TestCase):
             self.assertTrue(event["ts"].endswith("Z"))
         self.assertEqual(len({e["eventId"] for e in events}), 6)
 
+    def test_delegation_attributes_ride_on_the_step(self) -> None:
+        client = RecordingClient()
+        with Session(client, "planner", "report") as session:  # type: ignore[arg-type]
+            session.action("delegate", {"to": "writer"},
+                           attributes={"delegateTo": "writer", "subtask": "draft section 2"})
+            session.message("over to you, writer", attributes={"delegateTo": "writer"})
+            session.action("search", {"q": "totals"})
+        events = [e for batch in client.batches for e in batch]
+        self.assertEqual(events[0]["attributes"], {"delegateTo": "writer", "subtask": "draft section 2"})
+        self.assertEqual(events[1]["attributes"], {"delegateTo": "writer"})
+        self.assertNotIn("attributes", events[2])
+
     def test_threads_share_one_numbering(self) -> None:
         client = RecordingClient()
         session = Session(client, "agent-2", "report", batch_size=7)  # type: ignore[arg-type]

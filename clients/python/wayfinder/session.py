@@ -41,12 +41,17 @@ class Session:
         return self._next_seq - 1
 
     def action(self, tool: str, args: Optional[Mapping[str, Any]] = None,
-               call_id: Optional[str] = None) -> str:
-        """A tool call as issued; returns its call id (the one given, or a new one)."""
+               call_id: Optional[str] = None,
+               attributes: Optional[Mapping[str, Any]] = None) -> str:
+        """A tool call as issued; returns its call id (the one given, or a new one).
+
+        ``attributes`` are the step's small free-form attributes; ``{"delegateTo": agent_id,
+        "subtask": text}`` marks a hand-over of work to another agent of the tenant (cross_agent_cycle).
+        """
         call_id = call_id or f"call-{uuid.uuid4()}"
         with self._lock:
             self._pending_calls.setdefault(tool, []).append(call_id)
-        self._add("action", {"tool": tool, "args": dict(args or {}), "callId": call_id})
+        self._add("action", {"tool": tool, "args": dict(args or {}), "callId": call_id}, attributes)
         return call_id
 
     def observation(self, tool: str, content: Any = None, ok: bool = True,
@@ -67,12 +72,13 @@ class Session:
             body["error"] = error
         return self._add("observation", body)
 
-    def message(self, text: str, role: str = "assistant", type_: Optional[str] = None) -> int:
+    def message(self, text: str, role: str = "assistant", type_: Optional[str] = None,
+                attributes: Optional[Mapping[str, Any]] = None) -> int:
         """A message: ``role`` is assistant, user, system or tool; ``type_`` thought or output."""
         body: JsonObject = {"role": role, "text": text}
         if type_ is not None:
             body["type"] = type_
-        return self._add("message", body)
+        return self._add("message", body, attributes)
 
     def milestone(self, milestone_id: str, status: str, evidence: Optional[str] = None) -> int:
         """An explicit milestone signal: ``status`` is started, done or failed."""
@@ -123,7 +129,8 @@ class Session:
     def __exit__(self, *exc_info: object) -> None:
         self.flush()
 
-    def _add(self, kind: str, body: JsonObject) -> int:
+    def _add(self, kind: str, body: JsonObject,
+             attributes: Optional[Mapping[str, Any]] = None) -> int:
         with self._lock:
             seq = self._next_seq
             self._next_seq += 1
@@ -141,6 +148,8 @@ class Session:
                 event["tenantId"] = self.tenant_id
             if self.run_id is not None:
                 event["runId"] = self.run_id
+            if attributes:
+                event["attributes"] = dict(attributes)
             self._buffer.append(event)
             full = len(self._buffer) >= self.batch_size
         if full:

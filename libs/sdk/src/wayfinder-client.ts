@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { CognitiveMap, Correction, JsonValue, StepEvent } from '@wayfinder/contracts';
+import type { CognitiveMap, Correction, JsonValue, StepAttributes, StepEvent } from '@wayfinder/contracts';
 import { StepBuffer, type FlushResult } from './step-buffer';
 import type { AckOutcome, CorrectionDelivery, OutgoingStep, OutgoingTask, Subscription, Transport } from './transport';
 
@@ -31,7 +31,8 @@ export interface WayfinderClientOptions {
 
 export interface StepOptions {
   usage?: StepEvent['usage'];
-  attributes?: Record<string, JsonValue>;
+  /** Small free-form attributes; `delegateTo` / `subtask` mark a hand-over to another agent (cross_agent_cycle). */
+  attributes?: StepAttributes;
 }
 
 export interface ObservationOptions extends StepOptions {
