@@ -4,5 +4,6 @@ export { InProcessBus, InProcessBroker, DEFAULT_QUEUE_CAPACITY, partitionOf, typ
 export { KafkaBus, type KafkaBusOptions } from './kafka.bus';
 export { createTopics, topicPlan, DLQ_RETENTION_MS, type CreateTopicsOptions, type CreateTopicsResult } from './topic-admin';
 export { BusTransport, BatchEventPattern, type BusTransportOptions } from './nest/bus.transport';
+export { listenOnBus, type HttpAppOnBusOptions, type ListeningHttpApp } from './nest/http-app-on-bus';
 export { BusContext, BusBatchContext } from './nest/bus.context';
 export { SettlingBus } from './settling.bus';

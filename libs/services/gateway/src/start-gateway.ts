@@ -10,8 +10,7 @@ import 'reflect-metadata';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Module, type INestApplication, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { MicroserviceOptions } from '@nestjs/microservices';
-import { BusTransport, type Bus } from '@wayfinder/bus';
+import { listenOnBus, type Bus } from '@wayfinder/bus';
 import type { HistoryStore } from '@wayfinder/history';
 import { OperationsHttpModule, SessionBook, type TenantContext } from '@wayfinder/service-operations';
 import { HashingEmbedder, type SyncEmbedder } from '@wayfinder/embeddings';
@@ -99,23 +98,6 @@ export async function startGatewayService(options: GatewayServiceOptions): Promi
   if (options.operations) app.use('/login', loginFormParser);
   app.useGlobalGuards(new TenantGuard(authenticator, sessions));
   app.useGlobalFilters(new ApiErrorFilter());
-  app.connectMicroservice<MicroserviceOptions>({
-    strategy: new BusTransport(options.bus, { groupId: options.groupId ?? 'wayfinder.gateway', stopBusOnClose: options.stopBusOnClose, instanceId: options.instanceId }),
-  });
-  app.enableShutdownHooks();
-  await app.startAllMicroservices();
-  const host = options.host ?? '127.0.0.1';
-  await app.listen(options.port ?? 0, host);
-  const address = app.getHttpServer().address() as { port: number };
-  let stopped = false;
-  return {
-    app,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
-    port: address.port,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await app.close();
-    },
-  };
+  const listening = await listenOnBus(app, { bus: options.bus, groupId: options.groupId ?? 'wayfinder.gateway', stopBusOnClose: options.stopBusOnClose, instanceId: options.instanceId, host: options.host, port: options.port });
+  return { app, url: listening.url, port: listening.port, stop: () => listening.stop() };
 }

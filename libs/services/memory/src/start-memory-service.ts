@@ -6,8 +6,7 @@
 import 'reflect-metadata';
 import { Module, type INestApplication, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { MicroserviceOptions } from '@nestjs/microservices';
-import { BusTransport, type Bus } from '@wayfinder/bus';
+import { listenOnBus, type Bus } from '@wayfinder/bus';
 import { HashingEmbedder, isSyncEmbedder, type Embedder } from '@wayfinder/embeddings';
 import { QdrantVectorStore } from '@wayfinder/qdrant';
 import { InMemoryMapStore, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
@@ -69,22 +68,6 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
   const app = await NestFactory.create(MemoryServiceAppModule, { logger: options.logger ?? ['error', 'warn'] });
   const keys = options.apiKeys;
   app.useGlobalGuards(new TenantKeyGuard(typeof keys === 'function' ? keys : keys && Object.keys(keys).length > 0 ? tenantKeys(keys) : undefined));
-  app.connectMicroservice<MicroserviceOptions>({
-    strategy: new BusTransport(options.bus, { groupId: options.groupId ?? 'wayfinder.memory-service', stopBusOnClose: options.stopBusOnClose, instanceId: options.instanceId }),
-  });
-  app.enableShutdownHooks();
-  await app.startAllMicroservices();
-  const host = options.host ?? '127.0.0.1';
-  await app.listen(options.port ?? 0, host);
-  const address = app.getHttpServer().address() as { port: number };
-  let stopped = false;
-  return {
-    app,
-    url: `http://${host}:${address.port}`,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await app.close();
-    },
-  };
+  const listening = await listenOnBus(app, { bus: options.bus, groupId: options.groupId ?? 'wayfinder.memory-service', stopBusOnClose: options.stopBusOnClose, instanceId: options.instanceId, host: options.host, port: options.port });
+  return { app, url: listening.url, stop: () => listening.stop() };
 }
