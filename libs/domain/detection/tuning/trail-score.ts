@@ -4,7 +4,7 @@
  * `resource abuse` labels. Usage:
  *   node bin/run-ts.js libs/domain/detection/tuning/trail-score.ts [DIR] [--overlay JSON] [--verbose]
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LOOP_FAMILY, type Deviation, type PolicyOverlay, type StepEvent } from '@wayfinder/contracts';
 import { DetectionEngine, resolvePolicy } from '../src';
@@ -73,6 +73,10 @@ if (/trail-score\.ts$/.test(process.argv[1] ?? "")) {
   const dir = resolve(args.find((a) => !a.startsWith('--') && !a.startsWith('{')) ?? join(__dirname, '../../../../../shared/data/trail-dev'));
   const overlayIndex = args.indexOf('--overlay');
   const overlay = overlayIndex >= 0 ? (JSON.parse(args[overlayIndex + 1]) as PolicyOverlay) : {};
+  if (!existsSync(join(dir, 'labels.json'))) {
+    process.stderr.write(`trail-score: no trail data at ${dir} (labels.json missing; evaluation data lives outside the repository)\n`);
+    process.exit(2);
+  }
   const score = scoreTrail(dir, overlay, args.includes('--verbose'));
   process.stdout.write(`${JSON.stringify(score)}\n`);
 }
