@@ -21,10 +21,10 @@ function run(plan: string, withTool: boolean) {
 }
 
 describe('drift: a plan that calls for looking things up, abandoned for a direct answer', () => {
-  it('is flagged at the final answer with the plan curve named', () => {
+  it('is flagged where the answer is handed in (code that does nothing else), with the plan curve named', () => {
     const out = run(LOOKUP_PLAN, false);
     expect(out).toHaveLength(1);
-    expect(out[0]).toMatchObject({ detector: 'drift', level: 'warning', atSeq: 4, loopStartSeq: 1, evidence: { curve: 'plan', planItems: 4 } });
+    expect(out[0]).toMatchObject({ detector: 'drift', level: 'warning', atSeq: 3, loopStartSeq: 1, evidence: { curve: 'plan', planItems: 4 } });
   });
 
   it('is not flagged when the run made a tool call before answering', () => {

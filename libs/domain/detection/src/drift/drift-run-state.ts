@@ -28,10 +28,12 @@ export interface DriftRunState {
   goalCurve: CurveState;
   milestoneCurve: CurveState;
   planSkipFired: boolean;
+  /** A code step of the run whose output has not come back and that has called no tool yet. */
+  codePending: boolean;
 }
 
 export const newCurve = (): CurveState => ({ low: 0, lowSince: 0, emitted: 0 });
 
 export function newRunState(): DriftRunState {
-  return { work: 0, scored: 0, goalCurve: newCurve(), milestoneCurve: newCurve(), planSkipFired: false };
+  return { work: 0, scored: 0, goalCurve: newCurve(), milestoneCurve: newCurve(), planSkipFired: false, codePending: false };
 }

@@ -43,12 +43,23 @@ export interface DriftDetectorOptions {
   minPlanItems?: number;
   /** Whether the plan-skip rule runs (default true). */
   planSkip?: boolean;
+  /**
+   * Code-interpreter tools (default python, code, execute_code, …): a call of one is computation, not
+   * looking things up, unless its code reads from outside (files, URLs, HTTP); the tools the code calls
+   * arrive as their own actions and count.
+   */
+  codeTools?: readonly string[];
 }
 
 const DEFAULT_TERMINAL = ['final_answer', 'submit', 'finish', 'answer', 'task_complete', 'complete_task', 'done'];
 /** A plan step that needs outside information: the agent cannot honestly skip it. */
-const LOOKUP = /\b(?:search|web|gather\w*|research\w*|look(?:ing)? ?up|retriev\w*|brows\w*|visit\w*|consult\w*|online|website|database|wikipedia|google|internet|query|queries|navigate|download\w*|fetch\w*|crawl\w*|scrap\w*|api|source[sd]?)\b|搜索|检索|查询|查找|浏览|访问|下载|抓取|数据源|网站|网页/i;
+const LOOKUP = /\b(?:\w*search\w*|locate|web|gather\w*|research\w*|look(?:ing)? ?up|retriev\w*|brows\w*|visit\w*|consult\w*|online|website|database|wikipedia|google|internet|query|queries|navigate|download\w*|fetch\w*|crawl\w*|scrap\w*|api|source[sd]?)\b|搜索|检索|查询|查找|浏览|访问|下载|抓取|数据源|网站|网页/i;
 const TERMINAL_CALL = /\bfinal_answer\s*\(/;
+const DEFAULT_CODE_TOOLS = ['python', 'python_interpreter', 'code', 'execute_code', 'run_code', 'code_interpreter', 'ipython', 'execute_python', 'run_python'];
+/** Code that reads from outside the interpreter itself: files, URLs, HTTP, the shell. */
+const CODE_READS_OUTSIDE = /\b(?:requests|urllib\w*|httpx|aiohttp|urlopen|open|read_\w+|load\w*|fetch\w*|curl|wget|subprocess|popen|system|listdir|walk|glob|Path)\s*[.(]|https?:\/\//;
+/** Code that does nothing but hand in the answer (comment lines aside). */
+const ONLY_ANSWER = /^(?:\s*#[^\n]*\n)*\s*final_answer\s*\(/;
 const PLAN_MIN_ITEMS_FOR_REFERENCE = 2;
 
 export class DriftDetector implements DriftStepDetector {
@@ -60,6 +71,7 @@ export class DriftDetector implements DriftStepDetector {
   private readonly terminal: Set<string>;
   private readonly minPlanItems: number;
   private readonly planSkip: boolean;
+  private readonly codeTools: Set<string>;
   private readonly vectors: VectorSource;
   /** The step being handled: its embedder choice and agent, for `embed` (detection is synchronous). */
   private current: { choice: EmbedderName; agent: string } = { choice: 'hashing', agent: '' };
@@ -75,6 +87,7 @@ export class DriftDetector implements DriftStepDetector {
     this.terminal = new Set((options.terminalTools ?? DEFAULT_TERMINAL).map((t) => t.toLowerCase()));
     this.minPlanItems = options.minPlanItems ?? 3;
     this.planSkip = options.planSkip ?? true;
+    this.codeTools = new Set((options.codeTools ?? DEFAULT_CODE_TOOLS).map((t) => t.toLowerCase()));
   }
 
   /**
@@ -107,6 +120,7 @@ export class DriftDetector implements DriftStepDetector {
     this.current = { choice, agent: served === 'hashing' ? '' : agentKey(step.tenantId, step.agentId) };
     const thresholds = driftThresholds(policy, served);
     const state = this.stateOf(step);
+    this.settleCode(step, state);
     const map = ctx.map;
     // The map's goal outranks whatever the run said first; it is embedded once per run.
     if (map && state.goal?.source !== 'map') {
@@ -142,12 +156,19 @@ export class DriftDetector implements DriftStepDetector {
     if (step.kind !== 'action') return [];
 
     const out: DeviationDraft[] = [];
-    if (this.terminal.has(step.action.tool.toLowerCase())) {
+    const tool = step.action.tool.toLowerCase();
+    const code = this.codeTools.has(tool) ? argsText(step.action.args).slice(0, 4000) : '';
+    if (this.terminal.has(tool) || ONLY_ANSWER.test(code)) {
+      // The answer handed in (by the terminal tool, or by code that does nothing else).
       const skipped = this.checkPlanSkip(state, step.seq, position);
       if (skipped) out.push(skipped);
-    } else if (!TERMINAL_CALL.test(argsText(step.action.args).slice(0, 4000))) {
-      // Code that only hands in the answer is not work; tools it calls arrive as their own actions.
+    } else if (code === '' ? !TERMINAL_CALL.test(argsText(step.action.args).slice(0, 4000)) : CODE_READS_OUTSIDE.test(code)) {
+      // Looking things up: a tool call, or code that reads from outside.
       state.work++;
+    } else if (code !== '') {
+      // Code that only computes or prints (a task text it never sends, estimates it hard-codes) is not
+      // work by itself; it is when something happens before its output comes back (settleCode).
+      state.codePending = true;
     }
     // The tool name is the same for on- and off-topic calls: only the arguments say what the call is about.
     out.push(...this.score(state, argsText(step.action.args), step.seq, settings, thresholds, position));
@@ -191,6 +212,31 @@ export class DriftDetector implements DriftStepDetector {
       runs.set(run, s);
     }
     return s;
+  }
+
+  /**
+   * A code step is work when the code called a tool before its output came back: a call of another tool
+   * in its run, or a step of another run of the agent (a sub-agent the code started). Its own output
+   * coming back first means it only computed.
+   */
+  private settleCode(step: StepEvent, state: DriftRunState): void {
+    const runs = this.agents.get(agentKey(step.tenantId, step.agentId));
+    if (runs && runs.size > 1) {
+      for (const other of runs.values()) {
+        if (other !== state && other.codePending) {
+          other.codePending = false;
+          other.work++;
+        }
+      }
+    }
+    if (!state.codePending) return;
+    if (step.kind === 'action') {
+      // The answer handed in from the code is no lookup.
+      state.codePending = false;
+      if (!this.terminal.has(String(step.action.tool).toLowerCase())) state.work++;
+    } else if (step.kind === 'observation' && this.codeTools.has(String(step.observation.tool).toLowerCase())) {
+      state.codePending = false;
+    }
   }
 
   private trackMilestone(state: DriftRunState, position: Position | undefined, ctx: DriftContext): void {
@@ -342,6 +388,7 @@ const enum RunFlag {
   MilestoneId = 8,
   MilestoneVector = 16,
   PlanSkipFired = 32,
+  CodePending = 64,
 }
 
 const GOAL_SOURCES: NonNullable<DriftRunState['goal']>['source'][] = ['map', 'user', 'assistant', 'plan'];
@@ -369,7 +416,8 @@ function encodeRuns(runs: Map<string, DriftRunState>): Uint8Array {
         (s.plan?.callsForLookup ? RunFlag.PlanCallsForLookup : 0) |
         (s.milestoneId !== undefined ? RunFlag.MilestoneId : 0) |
         (s.milestoneVector ? RunFlag.MilestoneVector : 0) |
-        (s.planSkipFired ? RunFlag.PlanSkipFired : 0),
+        (s.planSkipFired ? RunFlag.PlanSkipFired : 0) |
+        (s.codePending ? RunFlag.CodePending : 0),
     );
     w.u32(s.work);
     w.u32(s.scored);
@@ -414,6 +462,7 @@ export function decodeDriftState(bytes: Uint8Array): Map<string, DriftRunState> 
     if (flags & RunFlag.MilestoneId) s.milestoneId = r.string();
     if (flags & RunFlag.MilestoneVector) s.milestoneVector = readVector(r);
     s.planSkipFired = (flags & RunFlag.PlanSkipFired) !== 0;
+    s.codePending = (flags & RunFlag.CodePending) !== 0;
     runs.set(run, s);
   }
   r.expectEnd();
