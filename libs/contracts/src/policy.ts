@@ -37,6 +37,17 @@ export const LoopSettings = z.object({
    */
   failureStreakWarning: count.optional(),
   failureStreakCritical: count.optional(),
+  /**
+   * `error_repeat` for work that keeps coming back empty (project rule P7): consecutive outcomes of one
+   * tool that failed or found nothing (`emptyResultPatterns`); absent = off.
+   */
+  fruitlessStreakWarning: count.optional(),
+  fruitlessStreakCritical: count.optional(),
+  /**
+   * What a successful result that found nothing reads like, line by line (RE2 sources, case-insensitive):
+   * "not found", "no results", `files: []`. A result is empty when at least half of its lines match.
+   */
+  emptyResultPatterns: z.array(z.string().min(1).max(512)).max(64).optional(),
 });
 
 export const NearDuplicateSettings = z.object({

@@ -15,6 +15,7 @@ import { detectToolLoop } from './detectors/tool-loop.detector';
 import { detectCycle } from './detectors/cycle.detector';
 import { detectContentRepetition } from './detectors/content-repetition.detector';
 import { countActionForCompaction, detectCompactionLoop } from './detectors/compaction-loop.detector';
+import { clearFruitless, detectFruitless, Outcome as FruitOutcome } from './detectors/fruitless.detector';
 import { countSilentMessage, detectNoActionMonologue, endSilentMessages } from './detectors/monologue-no-action.detector';
 import { errorHash, isErrorOutcome, isUnknownToolOutcome, type OutcomeLike, resultHash } from './fingerprint/fingerprint';
 import { canonicalJson } from './fingerprint/normalize';
@@ -277,6 +278,7 @@ export class DetectionEngine {
     if (position && typeof position === 'object' && Array.isArray(position.completed) && positionMovedForward(run, position)) {
       markProgress(run, seq, nowMs);
       clearNearDuplicateEvidence(run);
+      clearFruitless(run);
     }
 
     switch (step.kind) {
@@ -294,11 +296,13 @@ export class DetectionEngine {
         if (step.milestone?.status === 'done') {
           markProgress(run, seq, nowMs);
           clearNearDuplicateEvidence(run);
+          clearFruitless(run);
         }
         break;
       case 'compaction':
         armCompactionGuard(run, settings.loop.postCompactionWindow);
         clearNearDuplicateEvidence(run);
+        clearFruitless(run);
         if (settings.compactionLoop?.enabled) {
           const loop = detectCompactionLoop(run, seq, settings.compactionLoop);
           if (loop) drafts.push(loop);
@@ -443,6 +447,14 @@ export class DetectionEngine {
       run.history.setOutcome(slot, result, error, (failed ? RecordFlag.Error : 0) | (unknown ? RecordFlag.UnknownTool : 0));
       callArgs = run.history.args(slot);
       firstSeq = run.history.seq(slot);
+    }
+    // P7: a failure, or a success that found nothing; polls are known_poll_no_progress's ("no new
+    // messages" is what a poll says until something happens).
+    if (settings.loop.fruitlessStreakWarning !== undefined && (slot < 0 || (run.history.flags(slot) & RecordFlag.Poll) === 0)) {
+      const content = body.content;
+      const empty = !failed && (typeof content === 'string' ? policy.isEmptyResult(content) : content !== undefined && content !== null && policy.isEmptyResult(canonicalJson(content)));
+      const streak = detectFruitless(run, tool, toolHash, failed && !unknown ? FruitOutcome.Failed : empty ? FruitOutcome.Empty : FruitOutcome.Progress, settings.loop);
+      if (streak) drafts.push(streak);
     }
     // Checked here so the common case (no compaction lately) allocates no triple.
     const guard = run.guardLeft > 0 ? observeUnderGuard(run, tool, [toolHash, callArgs, result], firstSeq) : null;

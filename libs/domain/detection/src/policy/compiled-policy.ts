@@ -15,6 +15,8 @@ export interface CompiledPolicy {
   readonly isNearDuplicateIgnored: GlobMatcher;
   /** Whether an error text is worth retrying (nearDuplicate.retryableErrors). */
   isRetryableError(error: string): boolean;
+  /** Whether a successful result found nothing (loop.emptyResultPatterns, PROJECT-RULES.md P7). */
+  isEmptyResult(content: string): boolean;
   normalizationFor(tool: string): NormalizeOptions;
 }
 
@@ -34,6 +36,7 @@ export function compilePolicy(settings: PolicySettings): CompiledPolicy {
     isDangerous: compileGlobs(settings.constraints.dangerousTools),
     isNearDuplicateIgnored: compileGlobs(settings.nearDuplicate.ignoreTools),
     isRetryableError: retryableMatcher(settings.nearDuplicate.retryableErrors ?? []),
+    isEmptyResult: emptyResultMatcher(settings.loop.emptyResultPatterns ?? []),
     normalizationFor(tool) {
       if (!hasExtras) return NO_OPTIONS;
       let options = perTool.get(tool);
@@ -69,5 +72,41 @@ function retryableMatcher(sources: readonly string[]): (error: string) => boolea
   return (error) => {
     const head = error.slice(0, 1024);
     return patterns.some((p) => p.test(head));
+  };
+}
+
+/** Lines of a result read for emptiness, and characters: what a result found shows early. */
+const EMPTY_MAX_LINES = 40;
+const EMPTY_MAX_CHARS = 4000;
+
+/**
+ * A result found nothing when, among its non-blank lines (headers such as "Execution logs:" aside), at
+ * least one and at least half match an empty-result pattern (RE2: linear time whatever a tenant wrote).
+ */
+function emptyResultMatcher(sources: readonly string[]): (content: string) => boolean {
+  const patterns: SafePattern[] = [];
+  for (const source of sources) {
+    const compiled = compileSafePattern(source, 'i');
+    if (compiled.ok) patterns.push(compiled.pattern);
+  }
+  if (patterns.length === 0) return () => false;
+  return (content) => {
+    let empty = 0;
+    let lines = 0;
+    let start = 0;
+    const text = content.length > EMPTY_MAX_CHARS ? content.slice(0, EMPTY_MAX_CHARS) : content;
+    while (start <= text.length && lines < EMPTY_MAX_LINES) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      const line = text.slice(start, end).trim();
+      start = end + 1;
+      if (line.length === 0) continue;
+      const matches = patterns.some((p) => p.test(line));
+      // A short heading ("Execution logs:", "Results:") says nothing either way.
+      if (!matches && line.length < 80 && line.endsWith(':')) continue;
+      lines++;
+      if (matches) empty++;
+    }
+    return empty > 0 && empty * 2 >= lines;
   };
 }

@@ -31,6 +31,17 @@ const RETRYABLE_ERRORS = [
   'network error',
 ];
 
+/**
+ * What a successful result that found nothing reads like, line by line (project rule P7): an explicit
+ * "not found" / "no results" / "found 0", or an empty collection as a labelled value (`matches: []`).
+ * Bare `None`, `0` or "Errors: 0" are not here: they are what a write or a clean run prints.
+ */
+const EMPTY_RESULTS = [
+  '^(\\[\\]|\\{\\}|\\(\\))$',
+  ':\\s*(\\[\\]|\\{\\}|\\(\\))\\s*[.,}\\]]*$',
+  "\\b(not found|no (results?|match(es)?|matching \\w+|files?|references?|entries|records|items|hits|occurrences)\\b|nothing (was )?found|found 0\\b|0 (results|matches|files)\\b|could ?n[o']t (find|locate)|unable to (find|locate)|does ?n[o']t exist|no such file)",
+];
+
 const NORMALIZATION: PolicySettings['normalization'] = { volatileKeys: {}, volatilePatterns: {} };
 
 // Which embedder each text-comparing detector uses (DESIGN §5.6) and the semantic embedders' thresholds;
@@ -98,7 +109,8 @@ const openclaw: PolicySettings = {
 const balanced: PolicySettings = {
   profile: 'balanced',
   // error_repeat at OpenClaw's 3 / 5: a second identical failure is often a retry that then succeeds.
-  loop: { ...openclaw.loop, failureStreakWarning: 4, failureStreakCritical: 8 },
+  // P7 (fruitless streak) at 3, chosen by 5-fold cross-validation on trail-dev like the other loop knobs.
+  loop: { ...openclaw.loop, failureStreakWarning: 4, failureStreakCritical: 8, fruitlessStreakWarning: 3, fruitlessStreakCritical: 6, emptyResultPatterns: EMPTY_RESULTS },
   exemptTools: ['final_answer'],
   // Chosen by 5-fold cross-validation on trail-dev (tuning/evaluate.ts, BENCHMARKS.md): a failure repeated
   // with nothing new is evidence at the first repeat; a success that only reads like the previous one needs
@@ -148,7 +160,7 @@ const strict: PolicySettings = {
 const lenient: PolicySettings = {
   ...balanced,
   profile: 'lenient',
-  loop: { ...balanced.loop, warning: 15, critical: 30, globalBreaker: 40, unknownTool: 15, errorRepeatWarning: 4, errorRepeatCritical: 8, failureStreakWarning: 6, failureStreakCritical: 12 },
+  loop: { ...balanced.loop, warning: 15, critical: 30, globalBreaker: 40, unknownTool: 15, errorRepeatWarning: 4, errorRepeatCritical: 8, failureStreakWarning: 6, failureStreakCritical: 12, fruitlessStreakWarning: 5, fruitlessStreakCritical: 10 },
   nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.7, resultSimilarity: 0.88, errorSimilarity: 0.8, longArgsSimilarity: 0.92, warning: 2, successWarning: 4, critical: 6 },
   monologue: { ...balanced.monologue, warning: 4, critical: 8, threshold: 0.97, noActionWarning: 6, noActionCritical: 12 },
   repetition: { ...balanced.repetition, window: 6, threshold: 0.95 },

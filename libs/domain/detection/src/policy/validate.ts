@@ -39,6 +39,13 @@ export function validatePolicy(raw: unknown): PolicyValidation {
       problems.push(`nearDuplicate.retryableErrors.${i}: not a valid regular expression`);
     }
   });
+  (policy.loop.emptyResultPatterns ?? []).forEach((pattern, i) => {
+    const compiled = compileSafePattern(pattern, 'i');
+    if (!compiled.ok) problems.push(`loop.emptyResultPatterns.${i}: ${compiled.error}`);
+  });
+  if (policy.loop.fruitlessStreakWarning !== undefined && policy.loop.fruitlessStreakCritical !== undefined && policy.loop.fruitlessStreakCritical < policy.loop.fruitlessStreakWarning) {
+    problems.push('loop.fruitlessStreakCritical: must be at least loop.fruitlessStreakWarning');
+  }
   if (problems.length > 0) return { ok: false, error: problems.join('; ') };
   return { ok: true, policy, overlay: parsed.data };
 }

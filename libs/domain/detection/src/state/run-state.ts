@@ -41,7 +41,8 @@ export const V2_COUNTER_WORDS = 16;
 /** Words of the counters: the upstream detectors' (see Counter), then the project's (see More). */
 const COUNTER_WORDS = V2_COUNTER_WORDS + MORE_WORDS;
 /**
- * Counters of the project's detectors (PROJECT-RULES.md: compaction_loop, monologue with no action), after
+ * Counters of the project's detectors (PROJECT-RULES.md: compaction_loop, monologue with no action, the
+ * fruitless streak), after
  * the upstream counters in the run buffer, at `moreOffset` (state codec v3; v2 documents are widened).
  */
 export const enum More {
@@ -51,6 +52,8 @@ export const enum More {
   CompactionStartSeq = 3,
   SilentMessages = 4, // assistant messages since the last action or user message
   SilentStartSeq = 5,
+  FruitlessTool = 6, // toolHash of the tool whose outcomes keep failing or finding nothing (P7)
+  FruitlessCount = 7, // its consecutive fruitless outcomes
 }
 
 /** Offset of the near-duplicate sketches from `vectorsOffset`, in words (the last message comes first). */
