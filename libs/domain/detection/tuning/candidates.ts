@@ -1,8 +1,10 @@
 /**
  * The candidate thresholds cross-validation chooses among: a small grid over the knobs that decide loop
  * recall and false positives on real traces (how alike a reworded call must be, how alike its result, how
- * many repeats with no progress, how many failures of one tool in a row, how many silent messages). Kept
- * small on purpose: 53 traces cannot choose among hundreds of settings without fitting noise.
+ * many repeats with no progress, how many failures of one tool in a row, how many outcomes in a row that
+ * failed or found nothing (P7)). Kept small on purpose: 53 traces cannot choose among hundreds of settings
+ * without fitting noise. The any-text monologue (P6) stays at 4: it never decided a trace here, every
+ * value tied, so it left the grid for the fruitless streak.
  */
 import type { PolicyOverlay } from '@wayfinder/contracts';
 import type { Candidate } from './cross-validate';
@@ -13,16 +15,31 @@ export function loopCandidates(): Candidate[] {
     for (const argsSimilarity of [0.6, 0.7, 0.8]) {
       for (const resultSimilarity of [0.81, 0.9]) {
         for (const failureStreakWarning of [4, 6]) {
-          for (const noActionWarning of [4, 6]) {
+          for (const fruitlessStreakWarning of [3, 4]) {
             const overlay: PolicyOverlay = {
               nearDuplicate: { warning, successWarning, argsSimilarity, resultSimilarity },
-              loop: { failureStreakWarning, failureStreakCritical: failureStreakWarning * 2 },
-              monologue: { noActionWarning, noActionCritical: noActionWarning * 2 },
+              loop: { failureStreakWarning, failureStreakCritical: failureStreakWarning * 2, fruitlessStreakWarning, fruitlessStreakCritical: fruitlessStreakWarning * 2 },
             };
-            out.push({ name: `nd.warning=${warning}/${successWarning} nd.args=${argsSimilarity} nd.result=${resultSimilarity} failures=${failureStreakWarning} silent=${noActionWarning}`, overlay });
+            out.push({ name: `nd.warning=${warning}/${successWarning} nd.args=${argsSimilarity} nd.result=${resultSimilarity} failures=${failureStreakWarning} fruitless=${fruitlessStreakWarning}`, overlay });
           }
         }
       }
+    }
+  }
+  return out;
+}
+
+/**
+ * Drift (hashing embedder): the goal and milestone relevance thresholds around the profile's (0.1 / 0.15).
+ * The plan-skip rule has no threshold; the curves are what a fold can choose.
+ */
+export function driftCandidates(): Candidate[] {
+  // The profile's values first: a tie (the curves decide no trace) keeps them.
+  const out: Candidate[] = [{ name: 'drift.goal=0.1 drift.milestone=0.15', overlay: { drift: { goalThreshold: 0.1, milestoneThreshold: 0.15 } } }];
+  for (const goalThreshold of [0.05, 0.1, 0.15]) {
+    for (const milestoneThreshold of [0.1, 0.15, 0.2]) {
+      if (goalThreshold === 0.1 && milestoneThreshold === 0.15) continue;
+      out.push({ name: `drift.goal=${goalThreshold} drift.milestone=${milestoneThreshold}`, overlay: { drift: { goalThreshold, milestoneThreshold } } });
     }
   }
   return out;

@@ -6,9 +6,11 @@
  * of the held-out figures estimate what the procedure gives on unseen traces of the same kind; the policy
  * kept is the candidate chosen by most folds.
  */
-import { LOOP_FAMILY, type PolicyOverlay, type StepEvent } from '@wayfinder/contracts';
+import { LOOP_FAMILY, type DetectorName, type PolicyOverlay, type StepEvent } from '@wayfinder/contracts';
+import { HashingEmbedder } from '@wayfinder/embeddings';
 import { LOOP_CATEGORY, scoreFamily, type FamilyScore, type ScoredDeviation, type TrailLabel } from '@wayfinder/evaluation';
 import { DetectionEngine } from '../src/detection.engine';
+import { DriftDetector } from '../src/drift';
 import { hash32 } from '../src/fingerprint/hash';
 import { resolvePolicy } from '../src/policy/resolve';
 
@@ -38,12 +40,21 @@ export interface CrossValidation {
   kept: string;
 }
 
+/** Which deviations are scored against which label (shared/data README): loops by default. */
+export interface Family {
+  detectors: readonly DetectorName[];
+  category: string;
+  /** Whether the engine runs the drift detector (plugged in as the detector worker does). */
+  drift?: boolean;
+}
+export const LOOPS: Family = { detectors: LOOP_FAMILY, category: LOOP_CATEGORY };
+
 /** Deviations of each trace under one overlay (a fresh engine per trace, as `wayfinder eval trail` does). */
-export function deviationsUnder(traces: readonly LabelledTrace[], overlay: PolicyOverlay): Map<string, ScoredDeviation[]> {
+export function deviationsUnder(traces: readonly LabelledTrace[], overlay: PolicyOverlay, withDrift = false): Map<string, ScoredDeviation[]> {
   const policy = resolvePolicy(overlay);
   const out = new Map<string, ScoredDeviation[]>();
   for (const trace of traces) {
-    const engine = new DetectionEngine({ policyFor: () => ({ policy }) });
+    const engine = new DetectionEngine({ policyFor: () => ({ policy }), extraDetectors: withDrift ? [new DriftDetector(new HashingEmbedder())] : [] });
     const found: ScoredDeviation[] = [];
     for (const event of trace.events) for (const d of engine.onStep(event)) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq });
     out.set(trace.label.traceId, found);
@@ -52,8 +63,8 @@ export function deviationsUnder(traces: readonly LabelledTrace[], overlay: Polic
 }
 
 /** Stratified folds: positives and negatives each ordered by a hash of the trace id, dealt round-robin. */
-export function stratifiedFolds(labels: readonly TrailLabel[], k: number): number[][] {
-  const positive = (l: TrailLabel) => l.errors.some((e) => e.category.toLowerCase() === LOOP_CATEGORY);
+export function stratifiedFolds(labels: readonly TrailLabel[], k: number, category = LOOP_CATEGORY): number[][] {
+  const positive = (l: TrailLabel) => l.errors.some((e) => e.category.toLowerCase() === category);
   const order = (list: TrailLabel[]) => list.map((l, i) => ({ i, h: hash32(l.traceId) >>> 0, l })).sort((a, b) => a.h - b.h || a.i - b.i);
   const indexed = labels.map((l, i) => ({ l, i }));
   const folds: number[][] = Array.from({ length: k }, () => []);
@@ -80,14 +91,19 @@ function meanAndSpread(values: number[]): [number, number] {
   return [mean, Math.sqrt(variance)];
 }
 
-export function crossValidate(traces: readonly LabelledTrace[], candidates: readonly Candidate[], options: { k?: number; maxFalsePositiveRate?: number } = {}): CrossValidation {
+export function crossValidate(
+  traces: readonly LabelledTrace[],
+  candidates: readonly Candidate[],
+  options: { k?: number; maxFalsePositiveRate?: number; family?: Family } = {},
+): CrossValidation {
   const k = options.k ?? 5;
   const maxFpr = options.maxFalsePositiveRate ?? 0.05;
+  const family = options.family ?? LOOPS;
   const labels = traces.map((t) => t.label);
-  const runs = candidates.map((c) => deviationsUnder(traces, c.overlay));
-  const folds = stratifiedFolds(labels, k);
+  const runs = candidates.map((c) => deviationsUnder(traces, c.overlay, family.drift === true));
+  const folds = stratifiedFolds(labels, k, family.category);
   const score = (run: Map<string, ScoredDeviation[]>, subset: TrailLabel[]) =>
-    scoreFamily(subset, (id) => run.get(id), { detectors: LOOP_FAMILY, category: LOOP_CATEGORY });
+    scoreFamily(subset, (id) => run.get(id), { detectors: family.detectors, category: family.category });
   const results: FoldResult[] = [];
   const votes = new Map<number, number>();
   folds.forEach((fold, f) => {

@@ -1,15 +1,15 @@
 /**
- * `npm run eval`: the balanced profile on ../shared/data/trail-dev (loop recall, false-positive rate,
- * localization, with 95% Wilson intervals), then the 5-fold cross-validation that chose its thresholds
- * (held-out recall and FPR per fold, mean and spread). The data stays outside the repository: without it
+ * `npm run eval`: the balanced profile on ../shared/data/trail-dev (loop and drift recall, false-positive
+ * rate, localization, with 95% Wilson intervals), then the 5-fold cross-validations that chose its loop
+ * and drift thresholds (held-out recall and FPR per fold, mean and spread). The data stays outside the repository: without it
  * this says so and exits 0. Usage: node bin/run-ts.js libs/domain/detection/tuning/evaluate.ts [DIR] [--no-cv]
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LOOP_FAMILY } from '@wayfinder/contracts';
-import { LOOP_CATEGORY, scoreFamily, type FamilyScore } from '@wayfinder/evaluation';
-import { loopCandidates } from './candidates';
-import { crossValidate, deviationsUnder } from './cross-validate';
+import { DRIFT_CATEGORY, LOOP_CATEGORY, scoreFamily, type FamilyScore } from '@wayfinder/evaluation';
+import { driftCandidates, loopCandidates } from './candidates';
+import { crossValidate, deviationsUnder, type CrossValidation, type Family } from './cross-validate';
 import { readTrailTraces } from './trail-traces';
 
 const args = process.argv.slice(2);
@@ -29,20 +29,29 @@ if (!existsSync(join(dir, 'labels.json'))) {
   const score = scoreFamily(labels, (id) => run.get(id), { detectors: LOOP_FAMILY, category: LOOP_CATEGORY });
   process.stdout.write(`${dir}: ${traces.length} traces, balanced profile, all traces (95% Wilson intervals)\n  loop  ${figures(score)}\n`);
   process.stdout.write(`  flagged by detector: ${JSON.stringify(score.byDetector)}\n`);
+  const withDrift = deviationsUnder(traces, {}, true);
+  const drift = scoreFamily(labels, (id) => withDrift.get(id), { detectors: ['drift'], category: DRIFT_CATEGORY });
+  process.stdout.write(`  drift ${figures(drift)}\n`);
   if (!args.includes('--no-cv')) {
-    const candidates = loopCandidates();
-    const cv = crossValidate(traces, candidates, { k: 5, maxFalsePositiveRate: 0.05 });
-    process.stdout.write(`\n${cv.k}-fold cross-validation over ${candidates.length} candidates (chosen on the other folds: max recall at FPR ≤ 0.05)\n`);
-    process.stdout.write('| fold | chosen on the other folds | train recall / FPR | held-out recall | held-out FPR | held-out localized |\n| --- | --- | --- | --- | --- | --- |\n');
-    for (const f of cv.folds) {
-      const h = f.heldOut;
-      process.stdout.write(
-        `| ${f.fold} | ${f.chosen} | ${pct(f.train.recall)} / ${pct(f.train.falsePositiveRate)} | ${pct(h.recall)} (${h.flaggedPositives}/${h.positives}) | ${pct(h.falsePositiveRate)} (${h.flaggedNegatives}/${h.negatives}) | ${pct(h.localized)} (${h.localizedPositives}/${h.positives}) |\n`,
-      );
-    }
-    process.stdout.write(
-      `held-out mean ± sd: recall ${pct(cv.mean.recall)} ± ${pct(cv.spread.recall)}, FPR ${pct(cv.mean.falsePositiveRate)} ± ${pct(cv.spread.falsePositiveRate)}, localized ${pct(cv.mean.localized)} ± ${pct(cv.spread.localized)}\n`,
-    );
-    process.stdout.write(`kept (chosen by most folds): ${cv.kept}\n`);
+    const loops = loopCandidates();
+    report(`5-fold cross-validation of the loop thresholds over ${loops.length} candidates (chosen on the other folds: max recall at FPR ≤ 0.05)`, crossValidate(traces, loops, { k: 5, maxFalsePositiveRate: 0.05 }));
+    const DRIFT: Family = { detectors: ['drift'], category: DRIFT_CATEGORY, drift: true };
+    const drifts = driftCandidates();
+    report(`\n5-fold cross-validation of the drift thresholds over ${drifts.length} candidates (chosen on the other folds: max recall at FPR ≤ 0.10)`, crossValidate(traces, drifts, { k: 5, maxFalsePositiveRate: 0.1, family: DRIFT }));
   }
+}
+
+function report(title: string, cv: CrossValidation): void {
+  process.stdout.write(`\n${title}\n`);
+  process.stdout.write('| fold | chosen on the other folds | train recall / FPR | held-out recall | held-out FPR | held-out localized |\n| --- | --- | --- | --- | --- | --- |\n');
+  for (const f of cv.folds) {
+    const h = f.heldOut;
+    process.stdout.write(
+      `| ${f.fold} | ${f.chosen} | ${pct(f.train.recall)} / ${pct(f.train.falsePositiveRate)} | ${pct(h.recall)} (${h.flaggedPositives}/${h.positives}) | ${pct(h.falsePositiveRate)} (${h.flaggedNegatives}/${h.negatives}) | ${pct(h.localized)} (${h.localizedPositives}/${h.positives}) |\n`,
+    );
+  }
+  process.stdout.write(
+    `held-out mean ± sd: recall ${pct(cv.mean.recall)} ± ${pct(cv.spread.recall)}, FPR ${pct(cv.mean.falsePositiveRate)} ± ${pct(cv.spread.falsePositiveRate)}, localized ${pct(cv.mean.localized)} ± ${pct(cv.spread.localized)}\n`,
+  );
+  process.stdout.write(`kept (chosen by most folds): ${cv.kept}\n`);
 }
