@@ -41,6 +41,11 @@ export const LoopSettings = z.object({
    * `error_repeat` for work that keeps coming back empty (project rule P7): consecutive outcomes of one
    * tool that failed or found nothing (`emptyResultPatterns`); absent = off.
    */
+  /**
+   * `error_repeat` across the agent's runs (project rule P8): the same tool failing with the same error in
+   * run after run (sub-agents started afresh), counted with errorRepeatWarning / errorRepeatCritical.
+   */
+  errorRepeatAcrossRuns: z.boolean().optional(),
   fruitlessStreakWarning: count.optional(),
   fruitlessStreakCritical: count.optional(),
   /**

@@ -15,6 +15,7 @@ import { detectToolLoop } from './detectors/tool-loop.detector';
 import { detectCycle } from './detectors/cycle.detector';
 import { detectContentRepetition } from './detectors/content-repetition.detector';
 import { countActionForCompaction, detectCompactionLoop } from './detectors/compaction-loop.detector';
+import { detectCrossRunFailure } from './detectors/cross-run-failure.detector';
 import { clearFruitless, detectFruitless, Outcome as FruitOutcome } from './detectors/fruitless.detector';
 import { countSilentMessage, detectNoActionMonologue, endSilentMessages } from './detectors/monologue-no-action.detector';
 import { errorHash, isErrorOutcome, isUnknownToolOutcome, type OutcomeLike, resultHash } from './fingerprint/fingerprint';
@@ -286,7 +287,7 @@ export class DetectionEngine {
         this.onAction(run, step, policy, ctx, drafts);
         break;
       case 'observation':
-        this.onObservation(run, step, policy, drafts);
+        this.onObservation(agent, run, step, policy, drafts);
         break;
       case 'message':
         this.onMessage(run, step, seq, settings, drafts);
@@ -421,7 +422,7 @@ export class DetectionEngine {
     }
   }
 
-  private onObservation(run: RunState, step: Extract<StepEvent, { kind: 'observation' }>, policy: CompiledPolicy, drafts: DeviationDraft[]): void {
+  private onObservation(agent: AgentState, run: RunState, step: Extract<StepEvent, { kind: 'observation' }>, policy: CompiledPolicy, drafts: DeviationDraft[]): void {
     const settings = policy.settings;
     const body = step.observation ?? ({} as Record<string, unknown>);
     const tool = typeof body.tool === 'string' ? body.tool : String(body.tool);
@@ -447,6 +448,11 @@ export class DetectionEngine {
       run.history.setOutcome(slot, result, error, (failed ? RecordFlag.Error : 0) | (unknown ? RecordFlag.UnknownTool : 0));
       callArgs = run.history.args(slot);
       firstSeq = run.history.seq(slot);
+    }
+    // P8: the failure the agent's earlier runs ended on, again in this run.
+    if (failed && !unknown && slot >= 0) {
+      const across = detectCrossRunFailure(agent, run, tool, toolHash, error, settings.loop);
+      if (across) drafts.push(across);
     }
     // P7: a failure, or a success that found nothing; polls are known_poll_no_progress's ("no new
     // messages" is what a poll says until something happens).

@@ -110,7 +110,7 @@ const balanced: PolicySettings = {
   profile: 'balanced',
   // error_repeat at OpenClaw's 3 / 5: a second identical failure is often a retry that then succeeds.
   // P7 (fruitless streak) at 3, chosen by 5-fold cross-validation on trail-dev like the other loop knobs.
-  loop: { ...openclaw.loop, failureStreakWarning: 4, failureStreakCritical: 8, fruitlessStreakWarning: 3, fruitlessStreakCritical: 6, emptyResultPatterns: EMPTY_RESULTS },
+  loop: { ...openclaw.loop, failureStreakWarning: 4, failureStreakCritical: 8, errorRepeatAcrossRuns: true, fruitlessStreakWarning: 3, fruitlessStreakCritical: 6, emptyResultPatterns: EMPTY_RESULTS },
   exemptTools: ['final_answer'],
   // Chosen by 5-fold cross-validation on trail-dev (tuning/evaluate.ts, BENCHMARKS.md): a failure repeated
   // with nothing new is evidence at the first repeat; a success that only reads like the previous one needs
