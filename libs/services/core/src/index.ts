@@ -1,7 +1,7 @@
 export * from './tokens';
 export * from './map-store';
 export * from './map-cache';
-export * from './policy-book';
+export { PolicyBook } from '@wayfinder/detection';
 export * from './core.module';
 export * from './policies.handler';
 export * from './dead-letter';

@@ -2,8 +2,7 @@
 import { Controller, Inject, Logger } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import type { TenantPolicy } from '@wayfinder/contracts';
-import { validatePolicy } from '@wayfinder/detection';
-import type { PolicyBook } from './policy-book';
+import { validatePolicy, type PolicyBook } from '@wayfinder/detection';
 import { POLICY_BOOK } from './tokens';
 
 @Controller()
