@@ -18,6 +18,7 @@ export {
   type AnchorTally,
 } from './anchor-progress';
 export { Localizer, type LocalizerOptions, type LocalizerSnapshot } from './localizer';
+export { PendingSteps, routeStep, type PendingStepsOptions, type StepRoute, type StepRouteFacts } from './pending-steps';
 export { renderGoalBoard, renderState, renderAnchor, type StateInput } from './rendering';
 export { stepText, argsText, type StepTextPart } from './step-text';
 export { shortHash, slugify, stableId } from './ids';
