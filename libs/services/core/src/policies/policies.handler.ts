@@ -3,7 +3,7 @@ import { Controller, Inject, Logger } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import type { TenantPolicy } from '@wayfinder/contracts';
 import { validatePolicy, type PolicyBook } from '@wayfinder/detection';
-import { POLICY_BOOK } from './tokens';
+import { POLICY_BOOK } from '../tokens';
 
 @Controller()
 export class PoliciesHandler {
