@@ -3,7 +3,7 @@
  * arguments or error, the milestone, the constraints, and one concrete next action. "You seem stuck" is not
  * a hint. Evidence keys read (set by the detectors, previews already redacted and bounded): tool,
  * args | argsPreview, previousArgsPreview, changedFields, error | errorPreview, pairedTool,
- * pairedArgsPreview, repeatedPreview, lastMessagePreview, differentErrors, period, milestone, similarity,
+ * pairedArgsPreview, repeatedPreview, lastMessagePreview, differentErrors, fruitless, acrossRuns, period, milestone, similarity,
  * constraint, status.
  */
 import type { CognitiveMap, Deviation, JsonValue } from '@wayfinder/contracts';
@@ -43,6 +43,8 @@ function evidenceOf(deviation: Deviation) {
     repeated: text(e['repeatedPreview']),
     lastMessage: text(e['lastMessagePreview']),
     differentErrors: e['differentErrors'] === true,
+    fruitless: e['fruitless'] === true,
+    acrossRuns: typeof e['acrossRuns'] === 'number' ? (e['acrossRuns'] as number) : undefined,
     similarity: typeof e['similarity'] === 'number' ? (e['similarity'] as number) : undefined,
     constraint: text(e['constraint']),
     status: text(e['status']),
@@ -51,7 +53,7 @@ function evidenceOf(deviation: Deviation) {
 
 /** What went wrong, in one sentence naming the tool and the repeated arguments or error. */
 function problem(deviation: Deviation): string {
-  const { tool, args, error, pairedTool, pairedArgs, previousArgs, changed, repeated, lastMessage, differentErrors, similarity, constraint, status } = evidenceOf(deviation);
+  const { tool, args, error, pairedTool, pairedArgs, previousArgs, changed, repeated, lastMessage, differentErrors, fruitless, acrossRuns, similarity, constraint, status } = evidenceOf(deviation);
   const n = deviation.count;
   const withArgs = args ? ` with the same arguments ${args}` : '';
   const call = tool ? `\`${tool}\`` : 'the same tool';
@@ -65,6 +67,8 @@ function problem(deviation: Deviation): string {
     case 'unknown_tool_repeat':
       return `You retried ${call} ${n} times but that tool does not exist${error ? ` (error: ${error})` : ''}.`;
     case 'error_repeat':
+      if (fruitless) return `${call} came back with nothing found or an error ${n} times in a row, with changing arguments${args ? ` (last arguments ${args})` : ''}.`;
+      if (acrossRuns !== undefined) return `${call} failed with the same error ${n} times across ${acrossRuns} runs${error ? `: ${error}` : ''}${args ? ` (last arguments ${args})` : ''}; starting over did not change it.`;
       return differentErrors
         ? `${call} failed ${n} times in a row, with changing arguments or errors${error ? ` (latest error: ${error})` : ''}${args ? ` (last arguments ${args})` : ''}.`
         : `${call} failed ${n} times with the same error${error ? `: ${error}` : ''}${args ? ` (last arguments ${args})` : ''}.`;
