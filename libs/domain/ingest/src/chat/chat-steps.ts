@@ -13,7 +13,7 @@
  * new conversation is a new run and its seq may start at 0 again.
  */
 import type { JsonValue } from '@wayfinder/contracts';
-import { canonicalJson, hash32, hashHex } from '@wayfinder/detection';
+import { hash32, hashHex } from '@wayfinder/detection';
 import { contentText, type ChatAnswer, type ChatMessage } from './chat-request';
 
 /** Tool calls of one assistant message made steps of (the rest are left out). */
@@ -150,9 +150,4 @@ function toolName(name: string): string {
 
 function step(identity: ChatIdentity, seq: number, ts: string, body: Body): ChatStep {
   return { schema: 'wayfinder.step.v1', eventId: chatEventId(identity, seq), tenantId: identity.tenantId, ts, agentId: identity.agentId, taskId: identity.taskId, runId: identity.runId, seq, ...body };
-}
-
-/** A message's fingerprint for the conversation tracker (key order does not matter). */
-export function messageHash(message: ChatMessage, seed: number): number {
-  return hash32(canonicalJson(message), seed);
 }

@@ -10,7 +10,8 @@
  * or another instance simply treats the whole history as new: the steps repeat with the same seq and
  * eventId, which downstream recognises as duplicates.
  */
-import { messageHash, stepsBefore } from './chat-steps';
+import { canonicalJson, hash32 } from '@wayfinder/detection';
+import { stepsBefore } from './chat-steps';
 import type { ChatMessage } from './chat-request';
 
 interface Conversation {
@@ -37,6 +38,9 @@ export interface Admission {
   rewrittenAt?: number;
   /** Messages remembered before, for the compaction's reason. */
   before: number;
+  /** The running fingerprint of all of this request's messages (for commit). */
+  readonly h1: number;
+  readonly h2: number;
 }
 
 const SEED_1 = 0x811c9dc5;
@@ -54,10 +58,21 @@ export class ConversationTracker {
   /** Decides which messages are new; `commit` records the request once its steps are out. */
   admit(agentKey: string, runId: string, messages: readonly ChatMessage[]): Admission {
     const known = this.conversations.get(agentKey);
-    if (!known || known.runId !== runId) return { from: 0, seqBase: 0, before: 0 };
-    if (messages.length >= known.count && this.extends(known, messages)) {
+    // One pass over the messages: the fingerprint where the last request ended, and at the end.
+    let h1 = SEED_1;
+    let h2 = SEED_2;
+    let matches = false;
+    const at = known && known.runId === runId ? known.count : -1;
+    for (let i = 0; i < messages.length; i++) {
+      if (i === at) matches = h1 === known!.h1 && h2 === known!.h2;
+      [h1, h2] = chain(h1, h2, messages[i]);
+    }
+    if (at === messages.length) matches = h1 === known!.h1 && h2 === known!.h2;
+    const hashes = { h1, h2 };
+    if (!known || known.runId !== runId) return { from: 0, seqBase: 0, before: 0, ...hashes };
+    if (matches) {
       const answered = known.answered !== undefined && known.answered === known.count && messages[known.count]?.role === 'assistant' ? known.answered : undefined;
-      return { from: known.count + (answered !== undefined ? 1 : 0), seqBase: known.seqBase, ...(answered !== undefined && { answered }), before: known.count };
+      return { from: known.count + (answered !== undefined ? 1 : 0), seqBase: known.seqBase, ...(answered !== undefined && { answered }), before: known.count, ...hashes };
     }
     // Rewritten: what follows the last assistant message is the agent's newest input.
     let lastAssistant = -1;
@@ -69,18 +84,15 @@ export class ConversationTracker {
     }
     const from = lastAssistant + 1;
     const rewrittenAt = known.lastSeq + 1;
-    return { from, seqBase: rewrittenAt + 1 - stepsBefore(messages, from), rewrittenAt, before: known.count };
+    return { from, seqBase: rewrittenAt + 1 - stepsBefore(messages, from), rewrittenAt, before: known.count, ...hashes };
   }
 
   /** Records the request's messages as seen; `lastSeq` is the highest seq its steps used (if any). */
   commit(agentKey: string, runId: string, messages: readonly ChatMessage[], admission: Admission, lastSeq?: number): void {
     const known = this.conversations.get(agentKey);
-    let h1 = SEED_1;
-    let h2 = SEED_2;
-    for (const m of messages) [h1, h2] = chain(h1, h2, m);
     const previous = known && known.runId === runId ? known.lastSeq : -1;
     this.conversations.delete(agentKey);
-    this.conversations.set(agentKey, { runId, count: messages.length, h1, h2, seqBase: admission.seqBase, lastSeq: Math.max(previous, lastSeq ?? -1, admission.rewrittenAt ?? -1) });
+    this.conversations.set(agentKey, { runId, count: messages.length, h1: admission.h1, h2: admission.h2, seqBase: admission.seqBase, lastSeq: Math.max(previous, lastSeq ?? -1, admission.rewrittenAt ?? -1) });
     while (this.conversations.size > this.maxAgents) this.conversations.delete(this.conversations.keys().next().value as string);
   }
 
@@ -91,15 +103,9 @@ export class ConversationTracker {
     known.answered = known.count;
     known.lastSeq = Math.max(known.lastSeq, lastSeq);
   }
-
-  private extends(known: Conversation, messages: readonly ChatMessage[]): boolean {
-    let h1 = SEED_1;
-    let h2 = SEED_2;
-    for (let i = 0; i < known.count; i++) [h1, h2] = chain(h1, h2, messages[i]);
-    return h1 === known.h1 && h2 === known.h2;
-  }
 }
 
 function chain(h1: number, h2: number, message: ChatMessage): [number, number] {
-  return [messageHash(message, h1), messageHash(message, h2 ^ 0x5bd1e995)];
+  const text = canonicalJson(message);
+  return [hash32(text, h1), hash32(text, h2 ^ 0x5bd1e995)];
 }
