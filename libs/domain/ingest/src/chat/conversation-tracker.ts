@@ -96,6 +96,11 @@ export class ConversationTracker {
     while (this.conversations.size > this.maxAgents) this.conversations.delete(this.conversations.keys().next().value as string);
   }
 
+  /** Forgets the agent's conversation: its next request is all new (its steps repeat with the same seqs). */
+  forget(agentKey: string): void {
+    this.conversations.delete(agentKey);
+  }
+
   /** The proxy made steps of its answer to the last committed request; `lastSeq` the highest they used. */
   answered(agentKey: string, runId: string, lastSeq: number): void {
     const known = this.conversations.get(agentKey);

@@ -4,6 +4,10 @@
  * in `X-Wayfinder-Agent` or the body's `user`, its task in `X-Wayfinder-Task` (default: the agent id) and
  * optionally its run in `X-Wayfinder-Run` (default: derived from the conversation's opening). Per request:
  * 1. the new messages' steps (tool results; assistant turns the proxy did not answer) are published;
+ *    publishing is off the request's path but in order per agent (a request first waits for its agent's
+ *    previous publish, so at most one is in flight); a failed publish is logged and the agent's
+ *    conversation forgotten, so its next request derives every step again (the ones that did arrive are
+ *    dropped downstream as duplicates: same seq, same eventId);
  * 2. a frozen agent gets 423 and an OpenAI-style error saying why; pending guidance (hint, rollback,
  *    replan) goes in as a system message after the agent's own system prompt, once (acknowledged);
  * 3. the request goes to the tenant's upstream (policy `proxy.upstream`, else WAYFINDER_PROXY_UPSTREAM);
@@ -47,6 +51,8 @@ import { chatCompletionsUrl, clientHeaders, sendUpstream, upstreamHeaders, Upstr
 export class ChatCompletionsController {
   private readonly logger = new Logger('llm-proxy');
   private readonly conversations = new ConversationTracker();
+  /** Per agent, its steps' publish in flight (at most one: a request waits for its agent's previous one). */
+  private readonly publishing = new Map<string, Promise<void>>();
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -67,14 +73,17 @@ export class ChatCompletionsController {
     if (!upstream) throw new ApiError(503, { error: `no upstream is set for tenant ${tenant.tenantId}: set proxy.upstream in its policy (PUT /v1/policy) or WAYFINDER_PROXY_UPSTREAM` });
     const timeoutMs = proxy?.timeoutMs ?? this.options.proxyTimeoutMs;
 
-    // 1. What is new in the conversation, published before anything is forwarded.
+    // 1. What is new in the conversation.
     const agentKey = `${tenant.tenantId}\u0000${identity.agentId}\u0000${identity.taskId}`;
+    await this.publishing.get(agentKey);
     const ts = new Date().toISOString();
     const admission = this.conversations.admit(agentKey, identity.runId, request.messages);
     const { steps, answerSeq } = requestSteps(request.messages, admission.from, identity, admission.seqBase, ts, admission.answered);
     if (admission.rewrittenAt !== undefined) steps.unshift(rewriteStep(identity, admission.rewrittenAt, ts, admission.before, request.messages.length));
-    const [pending] = await Promise.all([this.corrections.pending(tenant.tenantId, identity.agentId), this.publish(tenant.tenantId, steps)]);
+    if (steps.length > 0) this.limiter.take(tenant.tenantId, steps.length);
+    const pending = await this.corrections.pending(tenant.tenantId, identity.agentId);
     this.conversations.commit(agentKey, identity.runId, request.messages, admission, steps.at(-1)?.seq);
+    this.enqueue(agentKey, tenant.tenantId, steps);
 
     // 2. Corrections.
     if (pending.frozen) {
@@ -126,23 +135,32 @@ export class ChatCompletionsController {
     } else if (ok) {
       answer = answerOfCompletion(safeJson(Buffer.concat(chunks).toString('utf8')));
     }
+    res.end(assembler ? undefined : Buffer.concat(chunks));
     if (answer) {
       const answered = answerSteps(answer, identity, answerSeq, new Date().toISOString(), latencyMs);
-      try {
-        await this.publish(tenant.tenantId, answered, false);
-        if (answered.length > 0) this.conversations.answered(agentKey, identity.runId, answered[answered.length - 1].seq);
-      } catch (error) {
-        // The answer is the agent's: it still gets it; the next request carries the message again.
-        this.logger.error(`the answer's steps of ${tenant.tenantId}/${identity.agentId} were not published (the next request re-derives them): ${(error as Error).message}`);
-      }
+      const last = answered.at(-1)?.seq;
+      if (last !== undefined) this.enqueue(agentKey, tenant.tenantId, answered, () => this.conversations.answered(agentKey, identity.runId, last));
     }
-    res.end(assembler ? undefined : Buffer.concat(chunks));
   }
 
-  /** Checks the steps against the contract and publishes them (429 over the tenant's ingest limit, 503 when the bus refuses). */
-  private async publish(tenantId: string, steps: ChatStep[], limited = true): Promise<void> {
+  /** Publishes after the agent's previous steps; on failure the agent's conversation is derived again next time. */
+  private enqueue(agentKey: string, tenantId: string, steps: ChatStep[], then?: () => void): void {
     if (steps.length === 0) return;
-    if (limited) this.limiter.take(tenantId, steps.length);
+    const previous = this.publishing.get(agentKey) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.publish(tenantId, steps))
+      .then(then, (error: unknown) => {
+        this.conversations.forget(agentKey);
+        this.logger.error(`${steps.length} step(s) of ${tenantId}/${steps[0].agentId} were not published; the agent's next request derives them again: ${(error as Error).message}`);
+      });
+    this.publishing.set(agentKey, next);
+    void next.then(() => {
+      if (this.publishing.get(agentKey) === next) this.publishing.delete(agentKey);
+    });
+  }
+
+  /** Checks the steps against the contract and publishes them. */
+  private async publish(tenantId: string, steps: ChatStep[]): Promise<void> {
     const valid: StepEvent[] = [];
     for (const step of steps) {
       const parsed = StepEvent.safeParse(step);
@@ -150,11 +168,7 @@ export class ChatCompletionsController {
       else this.logger.warn(`a derived step of ${tenantId}/${step.agentId} (seq ${step.seq}) breaks the contract and is left out: ${parsed.error.issues[0]?.message}`);
     }
     if (valid.length === 0) return;
-    try {
-      await this.bus.publish('wayfinder.steps.v1', valid);
-    } catch (error) {
-      throw new ApiError(503, { error: `the bus did not accept the agent's steps, nothing was forwarded: ${(error as Error).message}` }, 1);
-    }
+    await this.bus.publish('wayfinder.steps.v1', valid);
   }
 }
 
