@@ -278,6 +278,20 @@ export const IngestLimitsOverlay = z
   .strict();
 export type IngestLimitsOverlay = z.infer<typeof IngestLimitsOverlay>;
 
+/** The tenant's LLM proxy (DESIGN §12): where `POST /v1/chat/completions` forwards, and how long it waits. */
+export const ProxySettings = z
+  .object({
+    /** The OpenAI-compatible base URL, e.g. `https://api.openai.com/v1` (the proxy appends `/chat/completions`). */
+    upstream: z
+      .string()
+      .url()
+      .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
+    /** The longest wait for the upstream's answer, and between two chunks of a stream (ms; default 120,000). */
+    timeoutMs: z.number().int().min(100).max(600_000).optional(),
+  })
+  .strict();
+export type ProxySettings = z.infer<typeof ProxySettings>;
+
 export const TenantPolicy = z.object({
   ...envelope(POLICY_SCHEMA),
   policy: PolicyOverlay,
@@ -288,6 +302,8 @@ export const TenantPolicy = z.object({
   shadow: z.boolean().optional(),
   /** Escalations of this tenant are posted here (DESIGN §13). */
   webhook: EscalationWebhook.optional(),
+  /** The LLM proxy's upstream for this tenant (else WAYFINDER_PROXY_UPSTREAM). */
+  proxy: ProxySettings.optional(),
   /** How long a pattern marked false positive stays suppressed for its agent (ms; default 1 h). */
   falsePositiveSuppressMs: z.number().int().positive().max(30 * 24 * 60 * 60 * 1000).optional(),
 });

@@ -1,5 +1,5 @@
 /**
- * `wayfinder bench detectors|pipeline|worker-memory|failover` (DESIGN §11). `detectors` runs the detector benchmark that lives
+ * `wayfinder bench detectors|pipeline|worker-memory|failover|gateway|proxy` (DESIGN §11). `detectors` runs the detector benchmark that lives
  * next to the detectors (libs/domain/detection/bench); `pipeline` runs apps/cli/src/bench/pipeline-bench
  * against a real Kafka broker. Each prints one JSON object with the machine it ran on. Benchmark code is
  * loaded only when asked for, so the rest of the CLI never pays for it.
@@ -19,6 +19,7 @@ const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--sta
        wayfinder bench worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N]
        wayfinder bench failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
        wayfinder bench gateway [--kafka BROKERS] [--events N] [--agents N] [--concurrency N]
+       wayfinder bench proxy [--kafka BROKERS] [--requests N] [--agents N] [--turns N]
 
 detectors: the detectors in process: events per second with only the tool-loop detectors and with all
 of them as the detector worker runs them (drift included, each task on a map; the same without drift
@@ -57,6 +58,13 @@ correction latency over SSE for looping agents, with what the gateway adds after
   --agents N         looping agents for the latency (default 20)
   --concurrency N    requests in flight (default 4)
 
+proxy: the LLM proxy (POST /v1/chat/completions) against a local upstream: the latency it adds per
+request (p50, p99), each proxied request paired with the same request sent straight to the upstream
+(the baseline), non-streamed and streamed; agents' conversations grow a tool call per request.
+  --requests N       request pairs per measurement (default 2000)
+  --agents N         agents the conversations belong to (default 20)
+  --turns N          turns a conversation grows to before a new one starts (default 20)
+
 Each prints one JSON object, with the node version and the CPU.
 
 ${BENCH_EMBEDDERS_USAGE}`;
@@ -73,7 +81,7 @@ const DETECTOR_BENCH = path.join(__dirname, '..', '..', '..', '..', 'libs', 'dom
 
 export const benchCommand: Command = {
   name: 'bench',
-  summary: 'benchmark the detectors, the Kafka pipeline, a worker\'s memory, partition moves, embedder choices, the gateway (bench detectors|pipeline|worker-memory|failover|embedders|gateway)',
+  summary: 'benchmark the detectors, the Kafka pipeline, a worker\'s memory, partition moves, embedder choices, the gateway, the LLM proxy (bench detectors|pipeline|worker-memory|failover|embedders|gateway|proxy)',
   usage: USAGE,
   async run(argv: string[], io: CommandIo): Promise<number> {
     // A subcommand of its own, with its own options (bench-embedders.command.ts).
@@ -91,9 +99,11 @@ export const benchCommand: Command = {
       'session-timeout': { type: 'string' },
       telemetry: { type: 'boolean' },
       concurrency: { type: 'string' },
+      requests: { type: 'string' },
+      turns: { type: 'string' },
     });
     const [which, ...extra] = positionals;
-    const benchmarks = ['detectors', 'pipeline', 'worker-memory', 'failover', 'gateway'];
+    const benchmarks = ['detectors', 'pipeline', 'worker-memory', 'failover', 'gateway', 'proxy'];
     if (which === undefined) throw new UsageError(`a benchmark is required: ${benchmarks.map((b) => `'${b}'`).join(', ')}`);
     if (!benchmarks.includes(which)) throw new UsageError(`unknown benchmark '${which}' (expected ${benchmarks.map((b) => `'${b}'`).join(', ')})`);
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
@@ -148,6 +158,17 @@ export const benchCommand: Command = {
       options = gatewayOptions;
       const { runGatewayBench } = await import('../bench/gateway-bench');
       results = await runGatewayBench(gatewayOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
+    } else if (which === 'proxy') {
+      only(['kafka', 'agents', 'requests', 'turns']);
+      const proxyOptions = {
+        brokers: values.kafka === undefined ? undefined : brokersOf(values.kafka),
+        requests: intOption(values.requests, 'requests', 2_000),
+        agents: intOption(values.agents, 'agents', 20),
+        turns: intOption(values.turns, 'turns', 20),
+      };
+      options = proxyOptions;
+      const { runProxyBench } = await import('../bench/proxy-bench');
+      results = await runProxyBench(proxyOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else {
       only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions', 'telemetry']);
       const loopingShare = numberOption(values['looping-share'], 'looping-share', 0.1);

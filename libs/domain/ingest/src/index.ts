@@ -6,3 +6,5 @@ export { mapTrace, eventIdOf, byEventTime, type StepDraft, type RunIdentity } fr
 export { isUnrecorded, unknownToken, REDACTED_MARKER, UNKNOWN_KEY } from './unrecorded';
 export { OtlpNormalizer, DEFAULT_NORMALIZER_OPTIONS, type NormalizerOptions, type NormalizerStats } from './normalizer';
 export type { Clock } from './clock';
+export * from './chat';
+export { readToolHook, hookStep, hardStopOf, HookSeqs, preToolAnswer, postToolAnswer, type ToolHookEvent, type ToolHookInput, type ToolHookResult, type HookIdentity } from './hooks/tool-hooks';

@@ -37,6 +37,14 @@ export const WayfinderConfig = z.object({
   gatewayPort: z.coerce.number().int().min(0).max(65535),
   /** Address the gateway binds; any non-loopback address requires a key on every request. */
   gatewayHost: z.string().min(1).max(255),
+  /** The LLM proxy's upstream (an OpenAI-compatible base URL) for tenants whose policy names none. */
+  proxyUpstream: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
+    .optional(),
+  /** The LLM proxy's longest wait for the upstream, and between two chunks of a stream (ms). */
+  proxyTimeoutMs: z.coerce.number().int().min(100).max(600_000),
   /** `tenant:key,tenant:key` development/CI keys (checked by the gateway at boot). */
   apiKeys: z.string().optional(),
   /** Working directory of embedded mode's `.wayfinder/` (keys file). */
@@ -112,6 +120,8 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   memoryHost: 'WAYFINDER_MEMORY_HOST',
   gatewayPort: 'WAYFINDER_GATEWAY_PORT (--port)',
   gatewayHost: 'WAYFINDER_GATEWAY_HOST (--host)',
+  proxyUpstream: 'WAYFINDER_PROXY_UPSTREAM',
+  proxyTimeoutMs: 'WAYFINDER_PROXY_TIMEOUT_MS',
   apiKeys: 'WAYFINDER_API_KEYS',
   workingDir: 'working directory',
   groupPrefix: 'WAYFINDER_GROUP_PREFIX',
@@ -155,6 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     memoryHost: env.WAYFINDER_MEMORY_HOST ?? '127.0.0.1',
     gatewayPort: overrides.port ?? env.WAYFINDER_GATEWAY_PORT ?? '0',
     gatewayHost: overrides.host ?? env.WAYFINDER_GATEWAY_HOST ?? '127.0.0.1',
+    proxyUpstream: env.WAYFINDER_PROXY_UPSTREAM || undefined,
+    proxyTimeoutMs: env.WAYFINDER_PROXY_TIMEOUT_MS ?? '120000',
     apiKeys: env.WAYFINDER_API_KEYS,
     workingDir: process.cwd(),
     groupPrefix: env.WAYFINDER_GROUP_PREFIX ?? 'wayfinder',

@@ -5,16 +5,17 @@
  */
 import * as protobuf from 'protobufjs';
 import type { ExportTraceServiceRequest, ExportTraceServiceResponse } from '@wayfinder/ingest';
-import { OTLP_RESOURCE_PROTO, OTLP_SPANS_PROTO, OTLP_TRACE_PROTO, OTLP_TRACE_SERVICE_PROTO } from './otlp-trace-proto';
+import { OTLP_RESOURCE_PROTO, OTLP_SPANS_PROTO, OTLP_TRACE_PROTO, OTLP_TRACE_SERVICE_PROTO, RPC_STATUS_PROTO } from './otlp-trace-proto';
 
 const root = new protobuf.Root();
-for (const source of [OTLP_TRACE_PROTO, OTLP_RESOURCE_PROTO, OTLP_SPANS_PROTO, OTLP_TRACE_SERVICE_PROTO]) {
+for (const source of [OTLP_TRACE_PROTO, OTLP_RESOURCE_PROTO, OTLP_SPANS_PROTO, OTLP_TRACE_SERVICE_PROTO, RPC_STATUS_PROTO]) {
   protobuf.parse(source, root, { keepCase: false });
 }
 root.resolveAll();
 
 const RequestType = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
 const ResponseType = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse');
+const StatusType = root.lookupType('google.rpc.Status');
 
 const TO_OBJECT: protobuf.IConversionOptions = { longs: String, enums: Number, bytes: String, defaults: false, arrays: false, oneofs: false };
 
@@ -80,4 +81,23 @@ export function decodeTraceResponseProtobuf(bytes: Uint8Array): ExportTraceServi
 function hexOfBase64(value: string | undefined): string {
   if (value === undefined || value === '') return '';
   return Buffer.from(value, 'base64').toString('hex');
+}
+
+/** gRPC status codes an OTLP/HTTP error maps to (the `code` of google.rpc.Status). */
+export function rpcCodeOf(httpStatus: number): number {
+  if (httpStatus === 400 || httpStatus === 413 || httpStatus === 415) return 3; // INVALID_ARGUMENT
+  if (httpStatus === 401) return 16; // UNAUTHENTICATED
+  if (httpStatus === 403) return 7; // PERMISSION_DENIED
+  if (httpStatus === 429) return 8; // RESOURCE_EXHAUSTED
+  if (httpStatus === 503) return 14; // UNAVAILABLE
+  return 13; // INTERNAL
+}
+
+/** The protobuf body of a failed OTLP/HTTP protobuf request: a google.rpc.Status. */
+export function encodeRpcStatusProtobuf(status: { code: number; message: string }): Uint8Array {
+  return StatusType.encode(StatusType.fromObject(status)).finish();
+}
+
+export function decodeRpcStatusProtobuf(bytes: Uint8Array): { code?: number; message?: string } {
+  return StatusType.toObject(StatusType.decode(bytes), TO_OBJECT) as { code?: number; message?: string };
 }

@@ -146,3 +146,15 @@ message ExportTracePartialSuccess {
   string error_message = 2;
 }
 `;
+
+/** google.rpc.Status (googleapis, Apache-2.0): the body of a failed OTLP/HTTP protobuf request; \`details\` is left out. */
+export const RPC_STATUS_PROTO = `
+syntax = "proto3";
+
+package google.rpc;
+
+message Status {
+  int32 code = 1;
+  string message = 2;
+}
+`;

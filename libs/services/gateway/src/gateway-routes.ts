@@ -5,9 +5,11 @@
 import type { Type } from '@nestjs/common';
 import { AnchorsRoutesModule } from './routes/anchors/anchors-routes.module';
 import { CorrectionsRoutesModule } from './routes/corrections/corrections-routes.module';
+import { HooksRoutesModule } from './routes/hooks/hooks-routes.module';
 import { PolicyRoutesModule } from './routes/policy/policy-routes.module';
+import { ProxyRoutesModule } from './routes/proxy/proxy-routes.module';
 import { StepsRoutesModule } from './routes/steps/steps-routes.module';
 import { TasksRoutesModule } from './routes/tasks/tasks-routes.module';
 import { TracesRoutesModule } from './routes/traces/traces-routes.module';
 
-export const GATEWAY_ROUTE_MODULES: Type<unknown>[] = [StepsRoutesModule, TasksRoutesModule, CorrectionsRoutesModule, PolicyRoutesModule, TracesRoutesModule, AnchorsRoutesModule];
+export const GATEWAY_ROUTE_MODULES: Type<unknown>[] = [StepsRoutesModule, TasksRoutesModule, CorrectionsRoutesModule, PolicyRoutesModule, TracesRoutesModule, AnchorsRoutesModule, ProxyRoutesModule, HooksRoutesModule];

@@ -1,6 +1,6 @@
 /**
  * The gateway as a Nest module (DESIGN §12): every route family of GATEWAY_ROUTE_MODULES over the
- * gateway's own providers (authenticator, correction log, options, ingest limiter). It needs the globals
+ * gateway's own providers (authenticator, correction log, options, ingest limiter, agents' pending corrections). It needs the globals
  * of WayfinderCoreModule (BUS, MAP_STORE, POLICY_BOOK). The guard and the error filter are installed on
  * the HTTP app by `startGatewayService` (not on the bus transport's handlers).
  */
@@ -8,6 +8,7 @@ import { Global, Module, type DynamicModule, type Provider } from '@nestjs/commo
 import type { HistoryStore } from '@wayfinder/history';
 import type { CorrectionLog, TenantAuthenticator } from '@wayfinder/tenancy';
 import { GATEWAY_ROUTE_MODULES } from './gateway-routes';
+import { AgentCorrections } from './agent-corrections';
 import { IngestLimiter } from './ingest-limiter';
 import { AUTHENTICATOR, CORRECTION_LOG, DEFAULT_GATEWAY_OPTIONS, GATEWAY_HISTORY, GATEWAY_OPTIONS, type GatewayOptions } from './tokens';
 
@@ -32,8 +33,9 @@ export class GatewayModule {
       { provide: GATEWAY_OPTIONS, useValue: { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options } },
       { provide: GATEWAY_HISTORY, useValue: deps.history ?? null },
       IngestLimiter,
+      AgentCorrections,
     ];
-    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, GATEWAY_OPTIONS, GATEWAY_HISTORY, IngestLimiter] };
+    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, GATEWAY_OPTIONS, GATEWAY_HISTORY, IngestLimiter, AgentCorrections] };
     return { module: GatewayModule, imports: [shared, ...GATEWAY_ROUTE_MODULES] };
   }
 }

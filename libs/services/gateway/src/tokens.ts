@@ -12,6 +12,10 @@ export interface GatewayOptions {
   readonly keepAliveMs: number;
   /** Largest request body accepted (bytes). */
   readonly maxBodyBytes: number;
+  /** The LLM proxy's upstream for tenants whose policy names none (WAYFINDER_PROXY_UPSTREAM). */
+  readonly proxyUpstream?: string;
+  /** The LLM proxy's longest wait for the upstream, and between two chunks of a stream (ms). */
+  readonly proxyTimeoutMs: number;
 }
 
-export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = { pollMs: 500, keepAliveMs: 15_000, maxBodyBytes: 16 * 1024 * 1024 };
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = { pollMs: 500, keepAliveMs: 15_000, maxBodyBytes: 16 * 1024 * 1024, proxyTimeoutMs: 120_000 };

@@ -7,7 +7,7 @@
 import { gzipSync } from 'node:zlib';
 import { DLQ_HEADERS, type StepEvent } from '@wayfinder/contracts';
 import { InProcessBus } from '@wayfinder/bus';
-import { decodeTraceResponseProtobuf } from '@wayfinder/otlp';
+import { decodeRpcStatusProtobuf, decodeTraceResponseProtobuf } from '@wayfinder/otlp';
 import { otlpJsonBatches, otlpProtobufBatches, recordAgentRun } from '@wayfinder/otlp/testing';
 import { until } from '@wayfinder/testing';
 import { OtlpExportHandler } from './otlp-export.handler';
@@ -105,7 +105,9 @@ describe('OTLP export → otlp-normalizer → steps, on the in-process bus', () 
     for (const [body, type, encoding, status, reason] of cases) {
       const answer = await handler.handleOtlpExport(body, type, encoding, 'tenant-e');
       expect(answer.status).toBe(status);
-      expect(JSON.parse(answer.body as string).error).toMatch(reason);
+      // A protobuf request gets a protobuf google.rpc.Status (INVALID_ARGUMENT), a JSON one {error}.
+      if (type === 'application/x-protobuf') expect(decodeRpcStatusProtobuf(answer.body as Uint8Array)).toEqual({ code: 3, message: expect.stringMatching(reason) });
+      else expect(JSON.parse(answer.body as string).error).toMatch(reason);
     }
     const field = JSON.parse((await handler.handleOtlpExport(Buffer.from('{"resourceSpans": 3}'), 'application/json', undefined, 'tenant-e')).body as string);
     expect(field.field).toBe('resourceSpans');

@@ -5,9 +5,11 @@
  * query that names another tenant than the key's → 403. For the operations module (dashboard, query
  * API) the guard also fills the TenantContext (`operator`: every gateway key may act); a request without
  * `Authorization` may carry a dashboard session cookie instead; the dashboard pages (DashboardController)
- * are not refused without a tenant: they render the login form.
+ * are not refused without a tenant: they render the login form. A route family marked `@KeyInHeader(name)`
+ * (the LLM proxy, whose `Authorization` belongs to the upstream) takes its key from that header instead
+ * and never reads `Authorization`.
  */
-import { createParamDecorator, Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { Id } from '@wayfinder/contracts';
 import { DashboardController, type SessionBook } from '@wayfinder/service-operations';
@@ -17,6 +19,10 @@ import { AUTHENTICATOR } from '../tokens';
 
 /** The guard's tenant: the gateway's ResolvedTenant, and the operations module's TenantContext (`operator`). */
 export type GatewayTenant = ResolvedTenant & { readonly operator: boolean };
+
+const KEY_HEADER = 'wayfinder:key-header';
+/** The controller's tenant key travels in this header (lower case), not in `Authorization`. */
+export const KeyInHeader = (name: string): ClassDecorator => SetMetadata(KEY_HEADER, name.toLowerCase());
 type TenantRequest = IncomingMessage & { query?: Record<string, unknown>; wayfinderTenant?: GatewayTenant };
 
 @Injectable()
@@ -30,6 +36,8 @@ export class TenantGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<TenantRequest>();
     const asked = req.query?.tenantId;
     if (asked !== undefined && (typeof asked !== 'string' || !Id.safeParse(asked).success)) throw badRequest('tenantId must be one tenant id', 'tenantId');
+    const keyHeader = Reflect.getMetadata(KEY_HEADER, context.getClass()) as string | undefined;
+    if (keyHeader !== undefined) return this.fromKeyHeader(req, keyHeader, asked as string | undefined);
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) {
@@ -53,6 +61,28 @@ export class TenantGuard implements CanActivate {
     req.wayfinderTenant = { ...tenant, operator: true };
     return true;
   }
+
+  private async fromKeyHeader(req: TenantRequest, name: string, asked: string | undefined): Promise<boolean> {
+    const raw = req.headers[name];
+    const key = typeof raw === 'string' ? raw.replace(/^Bearer\s+/i, '').trim() : '';
+    if (key === '') {
+      if (raw === undefined && (await this.auth.localMode())) {
+        req.wayfinderTenant = { tenantId: asked ?? LOCAL_TENANT, local: true, keyId: 'local', operator: true };
+        return true;
+      }
+      throw new ApiError(401, { error: `an API key is required: ${headerName(name)}: <key>`, field: headerName(name) });
+    }
+    const tenant = await this.auth.resolve(key);
+    if (!tenant) throw new ApiError(401, { error: `unknown or revoked API key in ${headerName(name)}`, field: headerName(name) });
+    if (asked !== undefined && asked !== tenant.tenantId) throw forbidden(`this key belongs to another tenant than ${asked}`, 'tenantId');
+    req.wayfinderTenant = { ...tenant, operator: true };
+    return true;
+  }
+}
+
+/** `x-wayfinder-key` → `X-Wayfinder-Key`, as the error names it. */
+function headerName(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 }
 
 /** The tenant the guard resolved for this request. */

@@ -38,6 +38,18 @@ export function zodProblem(error: z.ZodError): { error: string; field: string } 
   return { error: `${path}: ${issue.message}`, field: path };
 }
 
+/** Paths of the OpenAI-compatible LLM proxy, whose errors take the OpenAI shape. */
+export function isOpenAiPath(url: string | undefined): boolean {
+  return url !== undefined && /^\/v1\/chat\/completions(?:[/?]|$)/.test(url);
+}
+
+const OPENAI_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'invalid_request_error', 429: 'rate_limit_error' };
+
+/** `{error:{message,type,param,code}}`, the body OpenAI clients turn into their error classes. */
+export function openAiError(status: number, body: ApiErrorBody): { error: { message: string; type: string; param: string | null; code: string | null } } {
+  return { error: { message: body.error, type: OPENAI_TYPES[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'), param: body.field ?? null, code: status === 429 ? 'rate_limit_exceeded' : null } };
+}
+
 @Catch()
 export class ApiErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('gateway');
@@ -80,6 +92,7 @@ export class ApiErrorFilter implements ExceptionFilter {
     if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     response.statusCode = status;
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
-    response.end(JSON.stringify(body));
+    // The LLM proxy answers in the OpenAI error shape its clients read.
+    response.end(JSON.stringify(isOpenAiPath(request.url) ? openAiError(status, body) : body));
   }
 }

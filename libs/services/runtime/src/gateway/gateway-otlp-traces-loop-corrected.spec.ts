@@ -3,6 +3,7 @@
 // the gateway, one batch twice; the otlp-normalizer the runtime starts turns the spans into steps, each
 // once; the agent gets a correction that only its tenant's key can read. Malformed bodies get 400 with a
 // reason, and a request without a key 401.
+import { decodeRpcStatusProtobuf } from '@wayfinder/otlp';
 import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -60,9 +61,10 @@ describe('POST /v1/traces: an OpenTelemetry-exported looping agent is corrected'
   });
 
   it('answers a malformed body 400 with a reason, and a request without a key 401', async () => {
-    const protobuf = await call(base, 'POST', '/v1/traces', { key: A, raw: 'this is not protobuf', contentType: 'application/x-protobuf' });
+    // A protobuf request's error is a protobuf google.rpc.Status (OTLP/HTTP), INVALID_ARGUMENT.
+    const protobuf = await fetch(`${base}/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${A}`, 'content-type': 'application/x-protobuf' }, body: 'this is not protobuf' });
     expect(protobuf.status).toBe(400);
-    expect(protobuf.body.error).toEqual(expect.any(String));
+    expect(decodeRpcStatusProtobuf(new Uint8Array(await protobuf.arrayBuffer()))).toEqual({ code: 3, message: expect.any(String) });
     const json = await call(base, 'POST', '/v1/traces', { key: A, raw: '{"resourceSpans": 5}', contentType: 'application/json' });
     expect(json.status).toBe(400);
     expect(json.body.error).toEqual(expect.any(String));

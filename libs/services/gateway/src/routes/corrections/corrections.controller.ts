@@ -7,7 +7,8 @@
  * - `POST /v1/agents/:agentId/resume`: a human unfreezes the agent (a control event the correction
  *   engine consumes); 404 when the tenant has no corrections of that agent (nothing to resume). With the
  *   operations module mounted it also appends an `ack` history record (subject `resume`), which closes
- *   the agent's escalation in the operators' views.
+ *   the agent's escalation in the operators' views. The agent's freezes are acknowledged, so the LLM proxy
+ *   and the agent hooks (which refuse a frozen agent) let it through again.
  */
 import { Controller, Get, HttpCode, Inject, Optional, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -22,7 +23,7 @@ import { CurrentTenant } from '../../auth/tenant.guard';
 import { ApiError, badRequest, notFound } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
 import { CORRECTION_LOG, GATEWAY_HISTORY, GATEWAY_OPTIONS, type GatewayOptions } from '../../tokens';
-import { CorrectionWaiter } from './correction-waiter';
+import { CorrectionWaiter, MAX_CORRECTIONS_PER_READ } from './correction-waiter';
 
 const MAX_WAIT_SECONDS = 30;
 const AckBody = z.object({ outcome: z.enum(['applied', 'ignored']).optional() }).strict();
@@ -93,6 +94,7 @@ export class CorrectionsController {
     } catch (error) {
       throw new ApiError(503, { error: `the bus did not accept the resume: ${(error as Error).message}` }, 1);
     }
+    await this.acknowledgeFreezes(tenant.tenantId, agentId);
     if (this.history) {
       const entry = await this.history.agent(tenant.tenantId, agentId);
       await this.history.append([
@@ -112,6 +114,18 @@ export class CorrectionsController {
       ]);
     }
     return { resumed: true };
+  }
+
+  private async acknowledgeFreezes(tenantId: string, agentId: string): Promise<void> {
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await this.log.after(tenantId, agentId, cursor, MAX_CORRECTIONS_PER_READ);
+      for (const { correction } of page) {
+        if (correction.action === 'freeze' && (await this.log.ackOf(tenantId, agentId, correction.eventId)) === undefined) await this.log.ack(tenantId, agentId, correction.eventId, 'applied');
+      }
+      if (page.length < MAX_CORRECTIONS_PER_READ) return;
+      cursor = page[page.length - 1].cursor;
+    }
   }
 
   private async stream(tenantId: string, agentId: string, from: string | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
