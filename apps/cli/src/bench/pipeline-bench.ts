@@ -11,10 +11,13 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import type { StepEvent } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { startWayfinderChild, stopChild } from './child';
+import { runFloorBench, type FloorBenchResult } from './floor-bench';
 import { benchAdmin, committedCount, endCount } from './offsets';
+import { stepOf } from './steps';
 
 export interface PipelineBenchOptions {
   brokers: string[];
@@ -27,6 +30,10 @@ export interface PipelineBenchOptions {
   partitions: number;
   /** Traces and metrics on in the pipeline, exported over OTLP/HTTP to a sink in this process. */
   telemetry?: boolean;
+  /** Each stage its own consumer group over Kafka (WAYFINDER_PIPELINE=separate) instead of the fused path. */
+  separate?: boolean;
+  /** Steps through `bench floor` before the pipeline starts (0: no floor). */
+  floorMessages?: number;
 }
 
 export interface PipelineBenchResult {
@@ -52,18 +59,40 @@ export interface PipelineBenchResult {
   drainSec: number;
   /** CPU time of the pipeline process per step, from the start of the load until it caught up. */
   pipelineCpuMicrosPerStep: number | null;
+  /** The pipeline's layout: the fused per-partition path or separate stages. */
+  layout: 'fused' | 'separate';
+  /** `bench floor` run just before, on the same broker and topic layout. */
+  floor?: FloorBenchResult;
+  /** pipelineCpuMicrosPerStep ÷ the floor's CPU µs per message (same run). */
+  cpuRatioToFloor?: number | null;
+  /** Load average (1, 5, 15 min) when the load stopped: how shared the machine was. */
+  loadAverage: number[];
   /** With --telemetry: OTLP requests and bytes the sink received (traces and metrics). */
   telemetryExports?: { requests: number; bytes: number };
 }
 
 export async function runPipelineBench(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
+  const floor = (options.floorMessages ?? 0) > 0
+    ? await runFloorBench({ brokers: options.brokers, agents: options.agents, messages: options.floorMessages!, partitions: options.partitions }, log)
+    : undefined;
+  if (floor) log(`floor: ${floor.messagesPerSec} messages/s, ${floor.cpuMicrosPerMessage} µs CPU per message`);
+  const result = await runPipeline(options, log);
+  const ratio = floor && result.pipelineCpuMicrosPerStep !== null ? Math.round((result.pipelineCpuMicrosPerStep / floor.cpuMicrosPerMessage) * 100) / 100 : null;
+  return { ...result, ...(floor ? { floor, cpuRatioToFloor: ratio } : {}) };
+}
+
+async function runPipeline(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
+  const layout = options.separate ? 'separate' : 'fused';
   const prefix = `bench-${Date.now().toString(36)}.`;
   await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
   const sink = options.telemetry ? await startOtlpSink() : undefined;
   const pipeline = startWayfinderChild({
     brokers: options.brokers,
     prefix,
-    env: sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_METRIC_EXPORT_INTERVAL: '5000' } : { OTEL_SDK_DISABLED: 'true' },
+    env: {
+      WAYFINDER_PIPELINE: layout,
+      ...(sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_METRIC_EXPORT_INTERVAL: '5000' } : { OTEL_SDK_DISABLED: 'true' }),
+    },
   });
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -92,14 +121,17 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     await Promise.all([bus.start(), admin.connect(), pipeline.ready]);
     const localizedTopic = `${prefix}wayfinder.localized.v1`;
     const stepsTopic = `${prefix}wayfinder.steps.v1`;
-    // Every stage a step goes through, as the group that consumes it and the topic it consumes it on (one
-    // localized step per step). A step is done when all of them have committed past it.
-    const stages = [
-      { name: 'state-localizer', topic: stepsTopic },
-      { name: 'detector-worker', topic: localizedTopic },
-      { name: 'correction-engine', topic: localizedTopic },
-      { name: 'memory-service', topic: localizedTopic },
-    ];
+    // Every consumer a step goes through, as the group that consumes it and the topic it consumes it on
+    // (one localized step per step). A step is done when all of them have committed past it. Fused, the
+    // localizer's group carries the step through detection, correction and memory before it commits.
+    const stages = layout === 'separate'
+      ? [
+          { name: 'state-localizer', topic: stepsTopic },
+          { name: 'detector-worker', topic: localizedTopic },
+          { name: 'correction-engine', topic: localizedTopic },
+          { name: 'memory-service', topic: localizedTopic },
+        ]
+      : [{ name: 'state-localizer', topic: stepsTopic }];
     const lagNow = async (): Promise<{ lag: number; processed: number; byStage: Record<string, number> }> => {
       const [published, ...committed] = await Promise.all([endCount(admin, stepsTopic), ...stages.map((st) => committedCount(admin, `${prefix}bench.${st.name}`, st.topic))]);
       const processed = Math.min(...committed);
@@ -152,6 +184,7 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
       }
     }
     const loadSec = (Date.now() - started) / 1000;
+    const loadAverage = loadavg().map((l) => Math.round(l * 100) / 100);
     const atEnd = await lagNow();
     // Drain: wait (bounded) until the pipeline caught up, to report what it sustained.
     const drainStart = Date.now();
@@ -168,6 +201,8 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     const pctOf = (values: number[], p: number) => (values.length ? values[Math.min(values.length - 1, Math.floor(p * values.length))] : null);
     const pct = (p: number) => pctOf(latencies, p);
     return {
+      layout,
+      loadAverage,
       agents: options.agents,
       rateTarget: options.rate,
       durationSec: options.durationSec,
@@ -213,16 +248,4 @@ async function startOtlpSink(): Promise<{ url: string; received(): { requests: n
     received: () => ({ requests, bytes }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** A healthy agent reads distinct files; a looping one retries the same locked file. */
-function stepOf(agent: number, seq: number, looping: boolean): StepEvent {
-  const call = Math.floor(seq / 2);
-  const base = { schema: 'wayfinder.step.v1' as const, eventId: `b${agent}-${seq}`, tenantId: `tenant-${agent % 3}`, agentId: `agent-${agent}`, taskId: 'bench', runId: 'r1', seq, ts: new Date().toISOString() };
-  if (seq % 2 === 0) {
-    return { ...base, kind: 'action', action: { tool: 'read_file', args: { path: looping ? '/locked.csv' : `/data/part-${call}.csv` }, callId: `c${call}` } };
-  }
-  return looping
-    ? { ...base, kind: 'observation', observation: { tool: 'read_file', callId: `c${call}`, ok: false, error: 'EACCES: permission denied' } }
-    : { ...base, kind: 'observation', observation: { tool: 'read_file', callId: `c${call}`, ok: true, content: `part ${call}: ${(call * 7919) % 1000} rows` } };
 }

@@ -14,7 +14,7 @@ import { Module, type DynamicModule, type INestMicroservice, type LoggerService,
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
-import { BusTransport, InProcessBus, KafkaBus, type Bus, type DependencyGate, type RetryPolicy } from '@wayfinder/bus';
+import { BusTransport, FusedBus, InProcessBus, InProcessEdges, KafkaBus, type Bus, type DependencyGate, type RetryPolicy } from '@wayfinder/bus';
 import { kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { embedderChoices, PROFILES } from '@wayfinder/detection';
 import { HashingEmbedder } from '@wayfinder/embeddings';
@@ -86,6 +86,18 @@ const CONSUMED: Record<StreamService, string[]> = {
  * then dead-letters the escalation with the reason; it never shares a retry loop with the pipeline.
  */
 export const NOTIFIER_RETRY: RetryPolicy = { maxAttempts: 6, initialBackoffMs: 1_000, maxBackoffMs: 30_000 };
+
+/**
+ * The per-agent edges that run in process when their producing stage is co-located (config.pipeline
+ * 'fused', DESIGN §3): localized steps when the localizer runs here, deviations when the detector does.
+ */
+export function fusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 'services'>): TopicName[] {
+  if (config.pipeline !== 'fused') return [];
+  const topics: TopicName[] = [];
+  if (config.services.includes('state-localizer')) topics.push('wayfinder.localized.v1');
+  if (config.services.includes('detector-worker')) topics.push('wayfinder.deviations.v1');
+  return topics;
+}
 
 /** Services that resolve policies and so must follow the policies topic. */
 const POLICY_READERS: ServiceName[] = ['detector-worker', 'correction-engine', 'task-parser', 'escalation-notifier'];
@@ -206,7 +218,12 @@ async function start(
   const tracing = { system, eventSampleRatio: config.traceSampleRatio, propagation: config.tracePropagation };
   // Distributed: every process reads the compacted topics (maps, policies) whole, in a group of its own.
   const instanceId = config.mode === 'distributed' ? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}` : undefined;
-  const bus = new TracedBus(rawBus, tracing);
+  const traced = new TracedBus(rawBus, tracing);
+  // Fused edges: co-located readers of localized steps and deviations get them in process (FusedBus).
+  const fusedTopics = fusedTopicsOf(config);
+  const edges = fusedTopics.length > 0 ? new InProcessEdges(fusedTopics) : undefined;
+  const fuse = (inner: Bus): Bus => (edges ? new FusedBus(inner, edges) : inner);
+  const bus = fuse(traced);
   const metrics = navigationMetrics();
   const policyBook = new PolicyBook(config.profile);
 
@@ -222,7 +239,7 @@ async function start(
     // Its own bus client and consumer group: it is an HTTP app with a transport of its own.
     const memoryBus = config.mode === 'embedded' ? new InProcessBus({ broker: (rawBus as InProcessBus).broker }) : makeBus('memory');
     memory = await startMemoryService({
-      bus: new TracedBus(memoryBus, tracing),
+      bus: fuse(new TracedBus(memoryBus, tracing)),
       stores: memoryStores({
         mode: config.mode,
         redis,
@@ -289,7 +306,7 @@ async function start(
   // hop has its own fetch loop, and a service can move to another process without losing its offsets.
   const apps: INestMicroservice[] = [];
   if (streamServices.length > 0) {
-    monitorDeadLetters(bus, metrics);
+    monitorDeadLetters(traced, metrics);
     // The bus stops first (in-flight batches finish and are committed), then the apps close.
     closers.push(async () => {
       await bus.stop();
@@ -329,7 +346,7 @@ async function start(
       const groups = streamServices.map((s) => ({
         groupId: serviceGroupId(config, s),
         // Lag of the service's own group; the compacted topics are read by per-instance groups.
-        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted),
+        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted && !(fusedTopics as string[]).includes(t)),
       }));
       const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, security, topicPrefix: config.topicPrefix, groups });
       metrics.observeConsumerLag(lag.readings);
