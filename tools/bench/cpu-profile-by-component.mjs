@@ -4,7 +4,9 @@
  * component of the function it was in, or, for functions of no component (builtins, node internals), to
  * the nearest caller that has one. JSON.parse/stringify are a component of their own wherever they are
  * called from. Prints each component's share and, with `--steps N`, µs of CPU per step over the profile.
- *   node tools/bench/cpu-profile-by-component.mjs PROFILE.cpuprofile [--steps N] [--from S --to S]
+ * `--window FUNCTION` keeps only the samples between the first and the last whose stack holds FUNCTION
+ * (e.g. onSteps: from the first steps batch to the last), so start-up and idle tails do not count.
+ *   node tools/bench/cpu-profile-by-component.mjs PROFILE.cpuprofile [--steps N] [--from S --to S] [--window FUNCTION]
  */
 import { readFileSync } from 'node:fs';
 
@@ -52,7 +54,27 @@ function componentOf(id) {
 }
 
 const totals = new Map();
-const from = opt('--from'), to = opt('--to');
+let from = opt('--from'), to = opt('--to');
+const windowFn = args.includes('--window') ? args[args.indexOf('--window') + 1] : undefined;
+if (windowFn) {
+  const holds = new Map();
+  const hasFn = (id) => {
+    if (holds.has(id)) return holds.get(id);
+    const n = byId.get(id);
+    const p = parent.get(id);
+    const r = n.callFrame.functionName === windowFn || (p !== undefined && hasFn(p));
+    holds.set(id, r);
+    return r;
+  };
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (!hasFn(id)) return;
+    const s = (at - profile.startTime) / 1e6;
+    if (from === undefined || s < from) from = s;
+    if (to === undefined || s > to) to = s;
+  });
+}
 let t = profile.startTime;
 profile.samples.forEach((id, i) => {
   const dt = profile.timeDeltas[i] ?? 0;
@@ -63,7 +85,7 @@ profile.samples.forEach((id, i) => {
   totals.set(c, (totals.get(c) ?? 0) + dt);
 });
 const busy = [...totals].filter(([c]) => c !== 'idle').reduce((a, [, v]) => a + v, 0);
-console.log(`profile ${file}: ${(busy / 1e6).toFixed(2)} s busy${steps ? `, ${steps} steps: ${(busy / steps).toFixed(1)} µs/step` : ''}`);
+console.log(`profile ${file}${from !== undefined ? ` (${from.toFixed(1)}–${to.toFixed(1)} s)` : ''}: ${(busy / 1e6).toFixed(2)} s busy${steps ? `, ${steps} steps: ${(busy / steps).toFixed(1)} µs/step` : ''}`);
 for (const [c, v] of [...totals].sort((a, b) => b[1] - a[1])) {
   if (c === 'idle') continue;
   console.log(`${c.padEnd(44)} ${((100 * v) / busy).toFixed(1).padStart(5)}%${steps ? `  ${(v / steps).toFixed(1).padStart(6)} µs/step` : ''}`);

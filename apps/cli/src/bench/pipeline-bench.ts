@@ -34,6 +34,19 @@ export interface PipelineBenchOptions {
   separate?: boolean;
   /** Steps through `bench floor` before the pipeline starts (0: no floor). */
   floorMessages?: number;
+  /**
+   * Also (after the run at a rate) a catch-up run: this many steps published before the pipeline starts,
+   * drained as fast as it can, like the floor — CPU per step at full speed, whatever the load generator manages.
+   */
+  backlog?: number;
+}
+
+export interface BacklogResult {
+  steps: number;
+  stepsPerSec: number;
+  cpuMicrosPerStep: number | null;
+  /** cpuMicrosPerStep ÷ the floor's CPU µs per message (same run). */
+  cpuRatioToFloor?: number | null;
 }
 
 export interface PipelineBenchResult {
@@ -67,6 +80,8 @@ export interface PipelineBenchResult {
   cpuRatioToFloor?: number | null;
   /** Load average (1, 5, 15 min) when the load stopped: how shared the machine was. */
   loadAverage: number[];
+  /** With --backlog: the catch-up run. */
+  backlog?: BacklogResult;
   /** With --telemetry: OTLP requests and bytes the sink received (traces and metrics). */
   telemetryExports?: { requests: number; bytes: number };
 }
@@ -77,8 +92,83 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     : undefined;
   if (floor) log(`floor: ${floor.messagesPerSec} messages/s, ${floor.cpuMicrosPerMessage} µs CPU per message`);
   const result = await runPipeline(options, log);
-  const ratio = floor && result.pipelineCpuMicrosPerStep !== null ? Math.round((result.pipelineCpuMicrosPerStep / floor.cpuMicrosPerMessage) * 100) / 100 : null;
-  return { ...result, ...(floor ? { floor, cpuRatioToFloor: ratio } : {}) };
+  const ratioOf = (micros: number | null) => (floor && micros !== null ? Math.round((micros / floor.cpuMicrosPerMessage) * 100) / 100 : null);
+  let backlog: BacklogResult | undefined;
+  if ((options.backlog ?? 0) > 0) {
+    const drained = await runBacklog(options, log);
+    backlog = { ...drained, ...(floor ? { cpuRatioToFloor: ratioOf(drained.cpuMicrosPerStep) } : {}) };
+  }
+  return { ...result, ...(floor ? { floor, cpuRatioToFloor: ratioOf(result.pipelineCpuMicrosPerStep) } : {}), ...(backlog ? { backlog } : {}) };
+}
+
+/** Every consumer group a step goes through, with the topic it reads it on (one localized step per step). */
+function stagesOf(layout: 'fused' | 'separate', prefix: string): Array<{ name: string; topic: string }> {
+  const steps = `${prefix}wayfinder.steps.v1`;
+  const localized = `${prefix}wayfinder.localized.v1`;
+  // Fused, the localizer's group carries the step through detection, correction and memory before it commits.
+  if (layout === 'fused') return [{ name: 'state-localizer', topic: steps }];
+  return [
+    { name: 'state-localizer', topic: steps },
+    { name: 'detector-worker', topic: localized },
+    { name: 'correction-engine', topic: localized },
+    { name: 'memory-service', topic: localized },
+  ];
+}
+
+const BENCH_GOAL = 'read every part of the sales data -> compute the totals per region -> write the quarterly report';
+
+/** The catch-up run (see PipelineBenchOptions.backlog): the steps first, then the pipeline, timed until every stage committed them. */
+async function runBacklog(options: PipelineBenchOptions, log: (line: string) => void): Promise<{ steps: number; stepsPerSec: number; cpuMicrosPerStep: number | null }> {
+  const layout = options.separate ? 'separate' : 'fused';
+  const prefix = `backlog-${Date.now().toString(36)}.`;
+  const total = options.backlog!;
+  await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
+  const bus = new KafkaBus({ brokers: options.brokers, topicPrefix: prefix, clientId: 'bench-backlog' });
+  await bus.start();
+  try {
+    await bus.publish('wayfinder.tasks.v1', [0, 1, 2].map((t) => ({ schema: 'wayfinder.task.v1' as const, eventId: `bench-task-${t}`, tenantId: `tenant-${t}`, ts: new Date().toISOString(), taskId: 'bench', goal: BENCH_GOAL })));
+    const looping = Math.max(1, Math.round(options.agents * options.loopingShare));
+    const perAgent = total / options.agents;
+    const seqs = new Array<number>(options.agents).fill(0);
+    let agent = 0;
+    for (let published = 0; published < total; ) {
+      const batch: StepEvent[] = [];
+      for (let i = 0; i < 1_000 && published + i < total; i++) {
+        const seq = seqs[agent]++;
+        batch.push(stepOf(agent, seq, agent < looping && seq >= perAgent / 2));
+        agent = (agent + 1) % options.agents;
+      }
+      await bus.publish('wayfinder.steps.v1', batch);
+      published += batch.length;
+    }
+  } finally {
+    await bus.stop().catch(() => undefined);
+  }
+  log(`backlog: ${total} steps published; the pipeline starts on them`);
+  const pipeline = startWayfinderChild({ brokers: options.brokers, prefix, env: { WAYFINDER_PIPELINE: layout, OTEL_SDK_DISABLED: 'true' } });
+  const admin = benchAdmin(options.brokers);
+  try {
+    await Promise.all([admin.connect(), pipeline.ready]);
+    const started = Date.now();
+    const cpuAtStart = pipeline.cpuSeconds();
+    const stages = stagesOf(layout, prefix);
+    for (;;) {
+      const committed = await Promise.all(stages.map((st) => committedCount(admin, `${prefix}bench.${st.name}`, st.topic)));
+      if (Math.min(...committed) >= total) break;
+      if (Date.now() - started > 300_000) throw new Error(`backlog: not drained after 300 s (${committed.join(', ')} of ${total})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const cpuAtEnd = pipeline.cpuSeconds();
+    return {
+      steps: total,
+      stepsPerSec: Math.round(total / seconds),
+      cpuMicrosPerStep: cpuAtStart !== undefined && cpuAtEnd !== undefined ? Math.round(((cpuAtEnd - cpuAtStart) * 1e6) / total) : null,
+    };
+  } finally {
+    await stopChild(pipeline);
+    await admin.disconnect().catch(() => undefined);
+  }
 }
 
 async function runPipeline(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
@@ -119,19 +209,9 @@ async function runPipeline(options: PipelineBenchOptions, log: (line: string) =>
   const admin = benchAdmin(options.brokers);
   try {
     await Promise.all([bus.start(), admin.connect(), pipeline.ready]);
-    const localizedTopic = `${prefix}wayfinder.localized.v1`;
     const stepsTopic = `${prefix}wayfinder.steps.v1`;
-    // Every consumer a step goes through, as the group that consumes it and the topic it consumes it on
-    // (one localized step per step). A step is done when all of them have committed past it. Fused, the
-    // localizer's group carries the step through detection, correction and memory before it commits.
-    const stages = layout === 'separate'
-      ? [
-          { name: 'state-localizer', topic: stepsTopic },
-          { name: 'detector-worker', topic: localizedTopic },
-          { name: 'correction-engine', topic: localizedTopic },
-          { name: 'memory-service', topic: localizedTopic },
-        ]
-      : [{ name: 'state-localizer', topic: stepsTopic }];
+    // A step is done when every group it goes through has committed past it.
+    const stages = stagesOf(layout, prefix);
     const lagNow = async (): Promise<{ lag: number; processed: number; byStage: Record<string, number> }> => {
       const [published, ...committed] = await Promise.all([endCount(admin, stepsTopic), ...stages.map((st) => committedCount(admin, `${prefix}bench.${st.name}`, st.topic))]);
       const processed = Math.min(...committed);
@@ -141,7 +221,7 @@ async function runPipeline(options: PipelineBenchOptions, log: (line: string) =>
     // Each tenant's task has a map, so steps are localized at once rather than held for one.
     await bus.publish('wayfinder.tasks.v1', [0, 1, 2].map((t) => ({
       schema: 'wayfinder.task.v1' as const, eventId: `bench-task-${t}`, tenantId: `tenant-${t}`, ts: new Date().toISOString(), taskId: 'bench',
-      goal: 'read every part of the sales data -> compute the totals per region -> write the quarterly report',
+      goal: BENCH_GOAL,
     })));
     await new Promise((r) => setTimeout(r, 1_000));
     const looping = Math.max(1, Math.round(options.agents * options.loopingShare));

@@ -16,7 +16,7 @@ import { BENCH_EMBEDDERS_USAGE, benchEmbeddersCommand } from './bench-embedders.
 
 const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--state-agents N]
        wayfinder bench floor [--kafka BROKERS] [--agents N] [--messages N] [--partitions N]
-       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--separate] [--messages N]
+       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--separate] [--messages N] [--backlog N]
        wayfinder bench worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N]
        wayfinder bench failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
        wayfinder bench gateway [--kafka BROKERS] [--events N] [--agents N] [--concurrency N]
@@ -49,6 +49,8 @@ pipeline's CPU per step is also given as a ratio to the floor's CPU per message 
   --separate         each stage its own consumer over Kafka (localized steps and deviations as the
                      transport between stages) instead of the fused per-partition path
   --messages N       steps through the floor before the pipeline (default 100000; 0 skips it)
+  --backlog N        then also N steps published before a fresh pipeline starts, drained at full
+                     speed like the floor: steps/s and CPU per step whatever the load generator manages
 
 worker-memory: one detector worker process fed localized steps for a fleet: memory it adds (RSS).
   --agents N         agents (default 100000)
@@ -104,6 +106,7 @@ export const benchCommand: Command = {
       telemetry: { type: 'boolean' },
       separate: { type: 'boolean' },
       messages: { type: 'string' },
+      backlog: { type: 'string' },
       concurrency: { type: 'string' },
     });
     const [which, ...extra] = positionals;
@@ -174,7 +177,7 @@ export const benchCommand: Command = {
       const { runGatewayBench } = await import('../bench/gateway-bench');
       results = await runGatewayBench(gatewayOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else {
-      only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions', 'telemetry', 'separate', 'messages']);
+      only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions', 'telemetry', 'separate', 'messages', 'backlog']);
       const loopingShare = numberOption(values['looping-share'], 'looping-share', 0.1);
       if (loopingShare > 1) throw new UsageError(`--looping-share must be a number between 0 and 1, got '${values['looping-share']}'`);
       const pipelineOptions = {
@@ -187,6 +190,7 @@ export const benchCommand: Command = {
         telemetry: values.telemetry === true,
         separate: values.separate === true,
         floorMessages: intOption(values.messages, 'messages', 100_000, 0),
+        backlog: intOption(values.backlog, 'backlog', 0, 0),
       };
       options = pipelineOptions;
       const { runPipelineBench } = await import('../bench/pipeline-bench');
