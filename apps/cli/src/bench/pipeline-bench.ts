@@ -105,8 +105,8 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
 function stagesOf(layout: 'fused' | 'separate', prefix: string): Array<{ name: string; topic: string }> {
   const steps = `${prefix}wayfinder.steps.v1`;
   const localized = `${prefix}wayfinder.localized.v1`;
-  // Fused, the localizer's group carries the step through detection, correction and memory before it commits.
-  if (layout === 'fused') return [{ name: 'state-localizer', topic: steps }];
+  // Fused, the localizer's group carries the step through detection and correction before it commits.
+  if (layout === 'fused') return [{ name: 'state-localizer', topic: steps }, { name: 'memory-service', topic: localized }];
   return [
     { name: 'state-localizer', topic: steps },
     { name: 'detector-worker', topic: localized },
@@ -125,8 +125,21 @@ async function runBacklog(options: PipelineBenchOptions, log: (line: string) => 
   await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
   const bus = new KafkaBus({ brokers: options.brokers, topicPrefix: prefix, clientId: 'bench-backlog' });
   await bus.start();
+  const admin = benchAdmin(options.brokers);
+  await admin.connect();
   try {
+    // The maps first (a task-parser alone), so that the steps are localized at once, not held for their map.
     await bus.publish('wayfinder.tasks.v1', [0, 1, 2].map((t) => ({ schema: 'wayfinder.task.v1' as const, eventId: `bench-task-${t}`, tenantId: `tenant-${t}`, ts: new Date().toISOString(), taskId: 'bench', goal: BENCH_GOAL })));
+    const parser = startWayfinderChild({ brokers: options.brokers, prefix, services: 'task-parser', env: { OTEL_SDK_DISABLED: 'true' } });
+    try {
+      await parser.ready;
+      for (const since = Date.now(); (await endCount(admin, `${prefix}wayfinder.maps.v1`)) < 3; ) {
+        if (Date.now() - since > 60_000) throw new Error('backlog: the task-parser made no maps in 60 s');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      await stopChild(parser);
+    }
     const looping = Math.max(1, Math.round(options.agents * options.loopingShare));
     const perAgent = total / options.agents;
     const seqs = new Array<number>(options.agents).fill(0);
@@ -141,14 +154,16 @@ async function runBacklog(options: PipelineBenchOptions, log: (line: string) => 
       await bus.publish('wayfinder.steps.v1', batch);
       published += batch.length;
     }
+  } catch (error) {
+    await admin.disconnect().catch(() => undefined);
+    throw error;
   } finally {
     await bus.stop().catch(() => undefined);
   }
   log(`backlog: ${total} steps published; the pipeline starts on them`);
   const pipeline = startWayfinderChild({ brokers: options.brokers, prefix, env: { WAYFINDER_PIPELINE: layout, OTEL_SDK_DISABLED: 'true' } });
-  const admin = benchAdmin(options.brokers);
   try {
-    await Promise.all([admin.connect(), pipeline.ready]);
+    await pipeline.ready;
     const started = Date.now();
     const cpuAtStart = pipeline.cpuSeconds();
     const stages = stagesOf(layout, prefix);

@@ -8,11 +8,11 @@
  * localizer → detector → correction engine, and the steps' offsets are committed only when every stage's
  * state and outputs are durable:
  * - per-agent order: a publish is delivered before it resolves, and every fused reader gets the batch in
- *   publish order (readers in the order they subscribed), as the publisher's own batch is in order;
+ *   publish order, as the publisher's own batch is in order (see `deliver` for the order of readers);
  * - at-least-once: a reader that fails fails the publish, so the upstream batch fails and is retried (or
  *   its step dead-lettered with the reason) by the inner bus; readers are idempotent, as on the broker;
  * - back-pressure: nothing is queued, the upstream consumer waits for its readers.
- * Readers of a fused topic subscribe here and are not subscribed on the inner bus, so the topic must not
+ * Readers of a fused topic (of the groups named) subscribe here and not on the inner bus, so the topic must not
  * also be consumed by the same group in another process (a fleet runs the same services everywhere; mixed
  * deployments use `WAYFINDER_PIPELINE=separate`). Local deliveries carry no transport headers, partition
  * -1 and offsets of their own (unique per delivery), and skip the schema check: the payload was built by
@@ -34,10 +34,23 @@ export class InProcessEdges {
   private offset = 0n;
   private deliveries = 0;
 
-  constructor(readonly topics: readonly TopicName[]) {}
+  /**
+   * `groups`: the consumer groups that read fused topics in process (the navigation stages); any other
+   * group (observers: history, memory) reads them from the inner bus, at its own pace, off the steps'
+   * critical path. Omitted: every group.
+   */
+  constructor(
+    readonly topics: readonly TopicName[],
+    private readonly groups?: readonly string[],
+  ) {}
 
   fuses(topic: string): topic is TopicName {
     return (this.topics as readonly string[]).includes(topic);
+  }
+
+  /** Whether this group's subscription to the topic is served in process. */
+  serves(topic: string, groupId: string): topic is TopicName {
+    return this.fuses(topic) && (this.groups === undefined || this.groups.includes(groupId));
   }
 
   /** Batches delivered in process so far (all topics). */
@@ -52,18 +65,35 @@ export class InProcessEdges {
     this.readers.set(topic, list);
   }
 
-  /** Hands the payloads to every reader of the topic, one reader after the other; rejects with the first failure. */
+  /**
+   * Hands the payloads to every reader of the topic; rejects with the first failure once all settled.
+   * Readers that also read another fused topic (the correction engine reads localized steps and the
+   * deviations they cause) get the batch first, one after the other, so that they see a step before the
+   * deviations it causes, as they would on the broker; then every other reader at the same time.
+   */
   async deliver(topic: TopicName, payloads: readonly unknown[]): Promise<void> {
     const readers = this.readers.get(topic);
     if (!readers || readers.length === 0 || payloads.length === 0) return;
     this.deliveries++;
-    for (const reader of readers) {
-      const batch: Delivered<unknown>[] = new Array(payloads.length);
-      for (let i = 0; i < payloads.length; i++) {
-        batch[i] = { topic, partition: -1, offset: String(this.offset++), key: null, payload: payloads[i], headers: NO_HEADERS };
-      }
-      await reader.handler(batch);
+    const first = readers.filter((r) => this.readsAnother(r.groupId, topic));
+    for (const reader of first) await reader.handler(this.batchOf(topic, payloads));
+    const rest = readers.filter((r) => !first.includes(r));
+    const settled = await Promise.allSettled(rest.map((reader) => reader.handler(this.batchOf(topic, payloads))));
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  private readsAnother(groupId: string, topic: string): boolean {
+    for (const [other, list] of this.readers) if (other !== topic && list.some((r) => r.groupId === groupId)) return true;
+    return false;
+  }
+
+  private batchOf(topic: TopicName, payloads: readonly unknown[]): Delivered<unknown>[] {
+    const batch: Delivered<unknown>[] = new Array(payloads.length);
+    for (let i = 0; i < payloads.length; i++) {
+      batch[i] = { topic, partition: -1, offset: String(this.offset++), key: null, payload: payloads[i], headers: NO_HEADERS };
     }
+    return batch;
   }
 }
 
@@ -87,7 +117,7 @@ export class FusedBus implements Bus {
   }
 
   subscribe<T extends TopicName>(topic: T, handler: BatchHandler<PayloadOf<T>>, options: SubscribeOptions): void {
-    if (this.edges.fuses(topic)) this.edges.add(topic, options.groupId, handler as BatchHandler<unknown>);
+    if (this.edges.serves(topic, options.groupId)) this.edges.add(topic, options.groupId, handler as BatchHandler<unknown>);
     else this.inner.subscribe(topic, handler, options);
   }
 

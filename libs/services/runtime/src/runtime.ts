@@ -99,6 +99,12 @@ export function fusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 'servic
   return topics;
 }
 
+/** The services whose subscriptions to fused topics are served in process. */
+const FUSED_READERS: ServiceName[] = ['detector-worker', 'correction-engine'];
+
+/** Partitions one consumer handles at once when the stages are fused (4 per stage consumer before). */
+const FUSED_PARTITIONS_IN_FLIGHT = 16;
+
 /** Services that resolve policies and so must follow the policies topic. */
 const POLICY_READERS: ServiceName[] = ['detector-worker', 'correction-engine', 'task-parser', 'escalation-notifier'];
 
@@ -171,6 +177,7 @@ async function start(
       process.stderr.write(paused ? 'wayfinder: Redis does not answer: consumption paused\n' : `wayfinder: Redis answers again after ${ms} ms: consumption resumed\n`),
   };
   const security = config.mode === 'distributed' ? kafkaSecurity(config) : {};
+  const fusedTopics = fusedTopicsOf(config);
   const makeBus = (clientSuffix: string): Bus =>
     new KafkaBus({
       security,
@@ -182,8 +189,9 @@ async function start(
       sessionTimeoutMs: config.kafkaSessionTimeoutMs,
       heartbeatIntervalMs: Math.min(3_000, Math.floor(config.kafkaSessionTimeoutMs / 5)),
       // Partitions are independent (order is per agent, within one partition): several in flight at once
-      // keep the process busy while one batch waits on the broker or Redis.
-      partitionsConsumedConcurrently: 4,
+      // keep the process busy while one batch waits on the broker or Redis. Fused, one consumer carries
+      // every stage's round trips, so it keeps as many in flight as the separate stages' consumers did together.
+      partitionsConsumedConcurrently: fusedTopics.length > 0 ? FUSED_PARTITIONS_IN_FLIGHT : 4,
     });
   const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs };
   const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }];
@@ -220,8 +228,9 @@ async function start(
   const instanceId = config.mode === 'distributed' ? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}` : undefined;
   const traced = new TracedBus(rawBus, tracing);
   // Fused edges: co-located readers of localized steps and deviations get them in process (FusedBus).
-  const fusedTopics = fusedTopicsOf(config);
-  const edges = fusedTopics.length > 0 ? new InProcessEdges(fusedTopics) : undefined;
+  // Only the navigation stages read them in process; the history recorder and the memory service read the
+  // published outputs from the broker at their own pace (their Redis writes off the steps' critical path).
+  const edges = fusedTopics.length > 0 ? new InProcessEdges(fusedTopics, FUSED_READERS.map((s) => serviceGroupId(config, s))) : undefined;
   const fuse = (inner: Bus): Bus => (edges ? new FusedBus(inner, edges) : inner);
   const bus = fuse(traced);
   const metrics = navigationMetrics();
@@ -312,8 +321,8 @@ async function start(
       await bus.stop();
       for (const started of [...apps].reverse()) await started.close();
     });
-    // In name order, which starts the readers of the fused topics (correction-engine, detector-worker,
-    // history-recorder; the memory service is up already) before the state-localizer that feeds them.
+    // In name order, which starts the readers of the fused topics (correction-engine, detector-worker)
+    // before the state-localizer that feeds them.
     for (const service of streamServices) {
       let serviceBus: Bus = bus;
       if (service === 'escalation-notifier') {
@@ -348,7 +357,7 @@ async function start(
       const groups = streamServices.map((s) => ({
         groupId: serviceGroupId(config, s),
         // Lag of the service's own group; the compacted topics are read by per-instance groups.
-        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted && !(fusedTopics as string[]).includes(t)),
+        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted && !(FUSED_READERS.includes(s) && (fusedTopics as string[]).includes(t))),
       }));
       const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, security, topicPrefix: config.topicPrefix, groups });
       metrics.observeConsumerLag(lag.readings);
