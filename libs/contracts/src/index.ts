@@ -12,3 +12,4 @@ export * from './delegation';
 export * from './otlp';
 export * from './keys';
 export { fastStepEvent } from './step-fast-path';
+export * from './hash';

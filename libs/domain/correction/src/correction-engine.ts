@@ -8,9 +8,11 @@
  * Steps are measured in `seq` (the agent's own step counter), so the engine needs no clock of its own.
  * Feed each localized step to `onStep` before the deviations it triggered go to `onDeviation`.
  */
+import { systemClock } from '@wayfinder/clock';
 import {
   CORRECTION_SCHEMA,
   ESCALATION_SCHEMA,
+  checkpointId,
   type CognitiveMap,
   type Correction,
   type Deviation,
@@ -82,7 +84,7 @@ export class CorrectionEngine {
   private readonly counters: CorrectionStats = { corrections: 0, selfHeals: 0, selfHealFailures: 0, escalations: 0 };
 
   constructor(options: { now?: () => number } = {}) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? systemClock.now;
   }
 
   /** Feed every localized step (to see recovery/progress and to count steps). Returns self-heal outcomes. */
@@ -93,7 +95,7 @@ export class CorrectionEngine {
     agent.lastStepSeq = step.seq;
     if (position && position.completed.length > (agent.checkpoint?.completed ?? 0)) {
       const milestoneId = position.completed[position.completed.length - 1];
-      agent.checkpoint = { id: `cp:${step.taskId}:${milestoneId}:${step.seq}`, milestoneId, seq: step.seq, completed: position.completed.length };
+      agent.checkpoint = { id: checkpointId(step.taskId, milestoneId, step.seq), milestoneId, seq: step.seq, completed: position.completed.length };
     }
     const window = ctx.policy.correction.selfHealWindow;
     const open: SelfHealWatch[] = [];
