@@ -11,4 +11,5 @@ export * from './anchor-change';
 export * from './delegation';
 export * from './otlp';
 export * from './keys';
+export { fastStepEvent } from './step-fast-path';
 export * from './hash';

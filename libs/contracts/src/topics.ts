@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { CognitiveMap, TaskSpec } from './task';
 import { Correction, Deviation, Escalation, LocalizedStep } from './navigation';
 import { StepEvent } from './step';
+import { fastStepEvent } from './step-fast-path';
 import { TenantPolicy } from './policy';
 import { Suppression } from './operations';
 import { INTERNAL_CHECKS } from './internal-check';
@@ -109,6 +110,11 @@ export function parsePayload<T extends TopicName>(topicName: T, raw: unknown, op
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: '(root): must be a JSON object' };
     const problem = INTERNAL_CHECKS[topicName](raw as Record<string, unknown>);
     return problem ? { ok: false, error: problem } : { ok: true, value: raw as PayloadOf<T> };
+  }
+  if (topicName === 'wayfinder.steps.v1') {
+    // The common steps are checked by hand (step-fast-path.ts); anything else, and every error, by the schema.
+    const step = fastStepEvent(raw);
+    if (step) return { ok: true, value: step as PayloadOf<T> };
   }
   const result = TOPICS[topicName].schema.safeParse(raw);
   if (result.success) return { ok: true, value: result.data };

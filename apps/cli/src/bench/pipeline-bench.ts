@@ -11,10 +11,13 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import type { StepEvent } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { startWayfinderChild, stopChild } from './child';
+import { runFloorBench, type FloorBenchResult } from './floor-bench';
 import { benchAdmin, committedCount, endCount } from './offsets';
+import { stepOf } from './steps';
 
 export interface PipelineBenchOptions {
   brokers: string[];
@@ -27,6 +30,23 @@ export interface PipelineBenchOptions {
   partitions: number;
   /** Traces and metrics on in the pipeline, exported over OTLP/HTTP to a sink in this process. */
   telemetry?: boolean;
+  /** Each stage its own consumer group over Kafka (WAYFINDER_PIPELINE=separate) instead of the fused path. */
+  separate?: boolean;
+  /** Steps through `bench floor` before the pipeline starts (0: no floor). */
+  floorMessages?: number;
+  /**
+   * Also (after the run at a rate) a catch-up run: this many steps published before the pipeline starts,
+   * drained as fast as it can, like the floor — CPU per step at full speed, whatever the load generator manages.
+   */
+  backlog?: number;
+}
+
+export interface BacklogResult {
+  steps: number;
+  stepsPerSec: number;
+  cpuMicrosPerStep: number | null;
+  /** cpuMicrosPerStep ÷ the floor's CPU µs per message (same run). */
+  cpuRatioToFloor?: number | null;
 }
 
 export interface PipelineBenchResult {
@@ -52,18 +72,132 @@ export interface PipelineBenchResult {
   drainSec: number;
   /** CPU time of the pipeline process per step, from the start of the load until it caught up. */
   pipelineCpuMicrosPerStep: number | null;
+  /** The pipeline's layout: the fused per-partition path or separate stages. */
+  layout: 'fused' | 'separate';
+  /** `bench floor` run just before, on the same broker and topic layout. */
+  floor?: FloorBenchResult;
+  /** pipelineCpuMicrosPerStep ÷ the floor's CPU µs per message (same run). */
+  cpuRatioToFloor?: number | null;
+  /** Load average (1, 5, 15 min) when the load stopped: how shared the machine was. */
+  loadAverage: number[];
+  /** With --backlog: the catch-up run. */
+  backlog?: BacklogResult;
   /** With --telemetry: OTLP requests and bytes the sink received (traces and metrics). */
   telemetryExports?: { requests: number; bytes: number };
 }
 
 export async function runPipelineBench(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
+  const floor = (options.floorMessages ?? 0) > 0
+    ? await runFloorBench({ brokers: options.brokers, agents: options.agents, messages: options.floorMessages!, partitions: options.partitions }, log)
+    : undefined;
+  if (floor) log(`floor: ${floor.messagesPerSec} messages/s, ${floor.cpuMicrosPerMessage} µs CPU per message`);
+  const result = await runPipeline(options, log);
+  const ratioOf = (micros: number | null) => (floor && micros !== null ? Math.round((micros / floor.cpuMicrosPerMessage) * 100) / 100 : null);
+  let backlog: BacklogResult | undefined;
+  if ((options.backlog ?? 0) > 0) {
+    const drained = await runBacklog(options, log);
+    backlog = { ...drained, ...(floor ? { cpuRatioToFloor: ratioOf(drained.cpuMicrosPerStep) } : {}) };
+  }
+  return { ...result, ...(floor ? { floor, cpuRatioToFloor: ratioOf(result.pipelineCpuMicrosPerStep) } : {}), ...(backlog ? { backlog } : {}) };
+}
+
+/** Every consumer group a step goes through, with the topic it reads it on (one localized step per step). */
+function stagesOf(layout: 'fused' | 'separate', prefix: string): Array<{ name: string; topic: string }> {
+  const steps = `${prefix}wayfinder.steps.v1`;
+  const localized = `${prefix}wayfinder.localized.v1`;
+  // Fused, the localizer's group carries the step through detection and correction before it commits.
+  if (layout === 'fused') return [{ name: 'state-localizer', topic: steps }, { name: 'memory-service', topic: localized }];
+  return [
+    { name: 'state-localizer', topic: steps },
+    { name: 'detector-worker', topic: localized },
+    { name: 'correction-engine', topic: localized },
+    { name: 'memory-service', topic: localized },
+  ];
+}
+
+const BENCH_GOAL = 'read every part of the sales data -> compute the totals per region -> write the quarterly report';
+
+/** The catch-up run (see PipelineBenchOptions.backlog): the steps first, then the pipeline, timed until every stage committed them. */
+async function runBacklog(options: PipelineBenchOptions, log: (line: string) => void): Promise<{ steps: number; stepsPerSec: number; cpuMicrosPerStep: number | null }> {
+  const layout = options.separate ? 'separate' : 'fused';
+  const prefix = `backlog-${Date.now().toString(36)}.`;
+  const total = options.backlog!;
+  await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
+  const bus = new KafkaBus({ brokers: options.brokers, topicPrefix: prefix, clientId: 'bench-backlog' });
+  await bus.start();
+  const admin = benchAdmin(options.brokers);
+  await admin.connect();
+  try {
+    // The maps first (a task-parser alone), so that the steps are localized at once, not held for their map.
+    await bus.publish('wayfinder.tasks.v1', [0, 1, 2].map((t) => ({ schema: 'wayfinder.task.v1' as const, eventId: `bench-task-${t}`, tenantId: `tenant-${t}`, ts: new Date().toISOString(), taskId: 'bench', goal: BENCH_GOAL })));
+    const parser = startWayfinderChild({ brokers: options.brokers, prefix, services: 'task-parser', env: { OTEL_SDK_DISABLED: 'true' } });
+    try {
+      await parser.ready;
+      for (const since = Date.now(); (await endCount(admin, `${prefix}wayfinder.maps.v1`)) < 3; ) {
+        if (Date.now() - since > 60_000) throw new Error('backlog: the task-parser made no maps in 60 s');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      await stopChild(parser);
+    }
+    const looping = Math.max(1, Math.round(options.agents * options.loopingShare));
+    const perAgent = total / options.agents;
+    const seqs = new Array<number>(options.agents).fill(0);
+    let agent = 0;
+    for (let published = 0; published < total; ) {
+      const batch: StepEvent[] = [];
+      for (let i = 0; i < 1_000 && published + i < total; i++) {
+        const seq = seqs[agent]++;
+        batch.push(stepOf(agent, seq, agent < looping && seq >= perAgent / 2));
+        agent = (agent + 1) % options.agents;
+      }
+      await bus.publish('wayfinder.steps.v1', batch);
+      published += batch.length;
+    }
+  } catch (error) {
+    await admin.disconnect().catch(() => undefined);
+    throw error;
+  } finally {
+    await bus.stop().catch(() => undefined);
+  }
+  log(`backlog: ${total} steps published; the pipeline starts on them`);
+  const pipeline = startWayfinderChild({ brokers: options.brokers, prefix, env: { WAYFINDER_PIPELINE: layout, OTEL_SDK_DISABLED: 'true' } });
+  try {
+    await pipeline.ready;
+    const started = Date.now();
+    const cpuAtStart = pipeline.cpuSeconds();
+    const stages = stagesOf(layout, prefix);
+    for (;;) {
+      const committed = await Promise.all(stages.map((st) => committedCount(admin, `${prefix}bench.${st.name}`, st.topic)));
+      if (Math.min(...committed) >= total) break;
+      if (Date.now() - started > 300_000) throw new Error(`backlog: not drained after 300 s (${committed.join(', ')} of ${total})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const cpuAtEnd = pipeline.cpuSeconds();
+    return {
+      steps: total,
+      stepsPerSec: Math.round(total / seconds),
+      cpuMicrosPerStep: cpuAtStart !== undefined && cpuAtEnd !== undefined ? Math.round(((cpuAtEnd - cpuAtStart) * 1e6) / total) : null,
+    };
+  } finally {
+    await stopChild(pipeline);
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+async function runPipeline(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
+  const layout = options.separate ? 'separate' : 'fused';
   const prefix = `bench-${Date.now().toString(36)}.`;
   await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
   const sink = options.telemetry ? await startOtlpSink() : undefined;
   const pipeline = startWayfinderChild({
     brokers: options.brokers,
     prefix,
-    env: sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_METRIC_EXPORT_INTERVAL: '5000' } : { OTEL_SDK_DISABLED: 'true' },
+    env: {
+      WAYFINDER_PIPELINE: layout,
+      ...(sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_METRIC_EXPORT_INTERVAL: '5000' } : { OTEL_SDK_DISABLED: 'true' }),
+    },
   });
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -90,16 +224,9 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
   const admin = benchAdmin(options.brokers);
   try {
     await Promise.all([bus.start(), admin.connect(), pipeline.ready]);
-    const localizedTopic = `${prefix}wayfinder.localized.v1`;
     const stepsTopic = `${prefix}wayfinder.steps.v1`;
-    // Every stage a step goes through, as the group that consumes it and the topic it consumes it on (one
-    // localized step per step). A step is done when all of them have committed past it.
-    const stages = [
-      { name: 'state-localizer', topic: stepsTopic },
-      { name: 'detector-worker', topic: localizedTopic },
-      { name: 'correction-engine', topic: localizedTopic },
-      { name: 'memory-service', topic: localizedTopic },
-    ];
+    // A step is done when every group it goes through has committed past it.
+    const stages = stagesOf(layout, prefix);
     const lagNow = async (): Promise<{ lag: number; processed: number; byStage: Record<string, number> }> => {
       const [published, ...committed] = await Promise.all([endCount(admin, stepsTopic), ...stages.map((st) => committedCount(admin, `${prefix}bench.${st.name}`, st.topic))]);
       const processed = Math.min(...committed);
@@ -109,7 +236,7 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     // Each tenant's task has a map, so steps are localized at once rather than held for one.
     await bus.publish('wayfinder.tasks.v1', [0, 1, 2].map((t) => ({
       schema: 'wayfinder.task.v1' as const, eventId: `bench-task-${t}`, tenantId: `tenant-${t}`, ts: new Date().toISOString(), taskId: 'bench',
-      goal: 'read every part of the sales data -> compute the totals per region -> write the quarterly report',
+      goal: BENCH_GOAL,
     })));
     await new Promise((r) => setTimeout(r, 1_000));
     const looping = Math.max(1, Math.round(options.agents * options.loopingShare));
@@ -152,6 +279,7 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
       }
     }
     const loadSec = (Date.now() - started) / 1000;
+    const loadAverage = loadavg().map((l) => Math.round(l * 100) / 100);
     const atEnd = await lagNow();
     // Drain: wait (bounded) until the pipeline caught up, to report what it sustained.
     const drainStart = Date.now();
@@ -168,6 +296,8 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
     const pctOf = (values: number[], p: number) => (values.length ? values[Math.min(values.length - 1, Math.floor(p * values.length))] : null);
     const pct = (p: number) => pctOf(latencies, p);
     return {
+      layout,
+      loadAverage,
       agents: options.agents,
       rateTarget: options.rate,
       durationSec: options.durationSec,
@@ -213,16 +343,4 @@ async function startOtlpSink(): Promise<{ url: string; received(): { requests: n
     received: () => ({ requests, bytes }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** A healthy agent reads distinct files; a looping one retries the same locked file. */
-function stepOf(agent: number, seq: number, looping: boolean): StepEvent {
-  const call = Math.floor(seq / 2);
-  const base = { schema: 'wayfinder.step.v1' as const, eventId: `b${agent}-${seq}`, tenantId: `tenant-${agent % 3}`, agentId: `agent-${agent}`, taskId: 'bench', runId: 'r1', seq, ts: new Date().toISOString() };
-  if (seq % 2 === 0) {
-    return { ...base, kind: 'action', action: { tool: 'read_file', args: { path: looping ? '/locked.csv' : `/data/part-${call}.csv` }, callId: `c${call}` } };
-  }
-  return looping
-    ? { ...base, kind: 'observation', observation: { tool: 'read_file', callId: `c${call}`, ok: false, error: 'EACCES: permission denied' } }
-    : { ...base, kind: 'observation', observation: { tool: 'read_file', callId: `c${call}`, ok: true, content: `part ${call}: ${(call * 7919) % 1000} rows` } };
 }

@@ -1,5 +1,5 @@
 /**
- * `wayfinder bench detectors|pipeline|worker-memory|failover|gateway|proxy` (DESIGN §11). `detectors` runs the detector benchmark that lives
+ * `wayfinder bench detectors|floor|pipeline|worker-memory|failover|gateway|proxy` (DESIGN §11). `detectors` runs the detector benchmark that lives
  * next to the detectors (libs/domain/detection/bench); `pipeline` runs apps/cli/src/bench/pipeline-bench
  * against a real Kafka broker. Each prints one JSON object with the machine it ran on. Benchmark code is
  * loaded only when asked for, so the rest of the CLI never pays for it.
@@ -15,7 +15,8 @@ import { intOption, numberOption, parseCommandArgs } from '../args';
 import { BENCH_EMBEDDERS_USAGE, benchEmbeddersCommand } from './bench-embedders.command';
 
 const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--state-agents N]
-       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry]
+       wayfinder bench floor [--kafka BROKERS] [--agents N] [--messages N] [--partitions N]
+       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--separate] [--messages N] [--backlog N]
        wayfinder bench worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N]
        wayfinder bench failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
        wayfinder bench gateway [--kafka BROKERS] [--events N] [--agents N] [--concurrency N]
@@ -28,8 +29,16 @@ beside it), and the bytes of detector state per agent on the worker's engine (an
   --events N         events to run per measurement (default 200000)
   --state-agents N   agents whose state is measured for bytes per agent (default 100000)
 
+floor: a bare kafkajs pass-through on the pipeline's topic layout, in a process of its own: it reads
+the steps in batches, parses each and produces each to a second topic (one hop, idempotent producer):
+messages/s and CPU µs per message, the baseline of the pipeline's CPU per step.
+  --agents N         agents the steps are spread over (default 1000)
+  --messages N       steps through the floor (default 100000)
+  --partitions N     partitions of the per-agent topics (default 12)
+
 pipeline: the distributed services on Kafka, fed by a synthetic fleet: sustained throughput,
-step → correction latency and consumer lag.
+step → correction latency and consumer lag. The floor runs first (--messages steps), and the
+pipeline's CPU per step is also given as a ratio to the floor's CPU per message of the same run.
   --kafka BROKERS    bootstrap brokers (env WAYFINDER_KAFKA_BROKERS, default 127.0.0.1:9092)
   --agents N         simulated agents (default 1000)
   --rate N           step events per second, 0 = as fast as accepted (default 0)
@@ -38,6 +47,11 @@ step → correction latency and consumer lag.
   --partitions N     partitions of the per-agent topics (default 12)
   --telemetry        traces and metrics on in the pipeline, exported over OTLP to a local sink
                      (off: OTEL_SDK_DISABLED); compare pipelineCpuMicrosPerStep with and without
+  --separate         each stage its own consumer over Kafka (localized steps and deviations as the
+                     transport between stages) instead of the fused per-partition path
+  --messages N       steps through the floor before the pipeline (default 100000; 0 skips it)
+  --backlog N        then also N steps published before a fresh pipeline starts, drained at full
+                     speed like the floor: steps/s and CPU per step whatever the load generator manages
 
 worker-memory: one detector worker process fed localized steps for a fleet: memory it adds (RSS).
   --agents N         agents (default 100000)
@@ -81,7 +95,7 @@ const DETECTOR_BENCH = path.join(__dirname, '..', '..', '..', '..', 'libs', 'dom
 
 export const benchCommand: Command = {
   name: 'bench',
-  summary: 'benchmark the detectors, the Kafka pipeline, a worker\'s memory, partition moves, embedder choices, the gateway, the LLM proxy (bench detectors|pipeline|worker-memory|failover|embedders|gateway|proxy)',
+  summary: 'benchmark the detectors, the Kafka floor and pipeline, a worker\'s memory, partition moves, embedder choices, the gateway, the LLM proxy (bench detectors|floor|pipeline|worker-memory|failover|embedders|gateway|proxy)',
   usage: USAGE,
   async run(argv: string[], io: CommandIo): Promise<number> {
     // A subcommand of its own, with its own options (bench-embedders.command.ts).
@@ -98,12 +112,15 @@ export const benchCommand: Command = {
       steps: { type: 'string' },
       'session-timeout': { type: 'string' },
       telemetry: { type: 'boolean' },
+      separate: { type: 'boolean' },
+      messages: { type: 'string' },
+      backlog: { type: 'string' },
       concurrency: { type: 'string' },
       requests: { type: 'string' },
       turns: { type: 'string' },
     });
     const [which, ...extra] = positionals;
-    const benchmarks = ['detectors', 'pipeline', 'worker-memory', 'failover', 'gateway', 'proxy'];
+    const benchmarks = ['detectors', 'floor', 'pipeline', 'worker-memory', 'failover', 'gateway', 'proxy'];
     if (which === undefined) throw new UsageError(`a benchmark is required: ${benchmarks.map((b) => `'${b}'`).join(', ')}`);
     if (!benchmarks.includes(which)) throw new UsageError(`unknown benchmark '${which}' (expected ${benchmarks.map((b) => `'${b}'`).join(', ')})`);
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
@@ -147,6 +164,17 @@ export const benchCommand: Command = {
       options = failoverOptions;
       const { runFailoverBench } = await import('../bench/scale-bench');
       results = await runFailoverBench(failoverOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
+    } else if (which === 'floor') {
+      only(['kafka', 'agents', 'messages', 'partitions']);
+      const floorOptions = {
+        brokers: brokersOf(values.kafka),
+        agents: intOption(values.agents, 'agents', 1000),
+        messages: intOption(values.messages, 'messages', 100_000),
+        partitions: intOption(values.partitions, 'partitions', 12),
+      };
+      options = floorOptions;
+      const { runFloorBench } = await import('../bench/floor-bench');
+      results = await runFloorBench(floorOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else if (which === 'gateway') {
       only(['kafka', 'agents', 'events', 'concurrency']);
       const gatewayOptions = {
@@ -170,7 +198,7 @@ export const benchCommand: Command = {
       const { runProxyBench } = await import('../bench/proxy-bench');
       results = await runProxyBench(proxyOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else {
-      only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions', 'telemetry']);
+      only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions', 'telemetry', 'separate', 'messages', 'backlog']);
       const loopingShare = numberOption(values['looping-share'], 'looping-share', 0.1);
       if (loopingShare > 1) throw new UsageError(`--looping-share must be a number between 0 and 1, got '${values['looping-share']}'`);
       const pipelineOptions = {
@@ -181,6 +209,9 @@ export const benchCommand: Command = {
         loopingShare,
         partitions: intOption(values.partitions, 'partitions', 12),
         telemetry: values.telemetry === true,
+        separate: values.separate === true,
+        floorMessages: intOption(values.messages, 'messages', 100_000, 0),
+        backlog: intOption(values.backlog, 'backlog', 0, 0),
       };
       options = pipelineOptions;
       const { runPipelineBench } = await import('../bench/pipeline-bench');

@@ -7,3 +7,4 @@ export { BusTransport, BatchEventPattern, type BusTransportOptions } from './nes
 export { listenOnBus, type HttpAppOnBusOptions, type ListeningHttpApp } from './nest/http-app-on-bus';
 export { BusContext, BusBatchContext } from './nest/bus.context';
 export { SettlingBus } from './settling.bus';
+export { FusedBus, InProcessEdges } from './fused.bus';

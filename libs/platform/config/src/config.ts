@@ -20,6 +20,13 @@ const Brokers = z
 export const WayfinderConfig = z.object({
   mode: z.enum(['embedded', 'distributed']),
   services: z.array(z.enum(SERVICE_NAMES)).min(1),
+  /**
+   * How co-located per-agent stages hand a step on (DESIGN §3, §14): `fused` (default) runs localizer →
+   * detector → correction engine (and the other co-located readers of localized steps and deviations)
+   * in process, inside the consumer of the steps topic; `separate` has each stage consume its input topic.
+   * Default: fused in distributed mode, separate embedded.
+   */
+  pipeline: z.enum(['fused', 'separate']),
   kafkaBrokers: Brokers,
   kafkaClientId: z.string().min(1),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
@@ -111,6 +118,7 @@ export class ConfigError extends Error {
 const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   mode: 'WAYFINDER_MODE (--mode)',
   services: 'WAYFINDER_SERVICES (--services)',
+  pipeline: 'WAYFINDER_PIPELINE',
   kafkaBrokers: 'WAYFINDER_KAFKA_BROKERS (--kafka)',
   kafkaClientId: 'WAYFINDER_KAFKA_CLIENT_ID',
   redisUrl: 'WAYFINDER_REDIS_URL (--redis)',
@@ -156,6 +164,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    // Fused on Kafka (where a hop costs a produce, a fetch and a decode); embedded keeps every edge on the in-process bus.
+    pipeline: env.WAYFINDER_PIPELINE ?? ((overrides.mode ?? env.WAYFINDER_MODE) === 'distributed' ? 'fused' : 'separate'),
     kafkaBrokers: overrides.kafka ?? env.WAYFINDER_KAFKA_BROKERS ?? '127.0.0.1:9092',
     kafkaClientId: env.WAYFINDER_KAFKA_CLIENT_ID ?? 'wayfinder',
     redisUrl: overrides.redis ?? env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379',

@@ -9,9 +9,9 @@
  * - `agent:<agentId>`: hash of the agent entry (task, run, first/last seen, last seq);
  * - `agents`: sorted set of agent ids by last seen; `records`: the tenant's non-step records, bounded;
  * - outside any tenant, `wf:hist:<ns>:tenants`: the tenant ids (for the local operator's overview).
- * One script per record does it all atomically.
+ * One script per record does it all atomically (EVALSHA: the script is sent to the server once).
  */
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import {
   compareRecords,
   DEFAULT_HISTORY_LIMITS,
@@ -78,6 +78,7 @@ export class RedisHistoryStore implements HistoryStore {
     this.limits = { ...DEFAULT_HISTORY_LIMITS, ...options };
     this.namespace = options.namespace ?? '';
     this.now = options.now ?? Date.now;
+    if (!('wfHistoryAppend' in redis)) redis.defineCommand('wfHistoryAppend', { numberOfKeys: 5, lua: APPEND });
   }
 
   private key(tenantId: string, ...parts: string[]): string {
@@ -91,27 +92,30 @@ export class RedisHistoryStore implements HistoryStore {
   async append(records: readonly HistoryRecord[]): Promise<number> {
     if (records.length === 0) return 0;
     const cutoff = this.cutoff();
-    const pipeline = this.redis.pipeline();
+    const pipeline = this.redis.pipeline() as ChainableCommander & { wfHistoryAppend(...args: Array<string | number>): unknown };
     const live = records.filter((r) => Date.parse(r.ts) >= cutoff);
+    const tenants = new Set<string>();
     for (const r of live) {
       const step = r.kind === 'step';
       const list = this.key(r.tenantId, 'agent', r.agentId, step ? 'steps' : 'records');
       // Remaining retention of this record: it expires when it would drop out of reads.
       const ttl = Math.max(1, Date.parse(r.ts) + this.limits.retentionMs - this.now());
-      pipeline.eval(
-        APPEND, 5,
+      // EVALSHA of the script loaded once (ioredis loads it when the server does not know it), not its source per record.
+      pipeline.wfHistoryAppend(
         this.key(r.tenantId, 'rec', r.id), list, this.key(r.tenantId, 'agent', r.agentId), this.key(r.tenantId, 'agents'), step ? list : this.key(r.tenantId, 'records'),
         JSON.stringify(r), Date.parse(r.ts), r.agentId, r.taskId, r.runId ?? '', r.ts, step ? r.seq : '', ttl,
         step ? this.limits.maxStepsPerAgent : this.limits.maxRecordsPerAgent, this.limits.maxRecordsPerTenant, step ? '1' : '0', cutoff,
       );
-      pipeline.sadd(this.tenantsKey(), r.tenantId);
+      tenants.add(r.tenantId);
     }
+    // The tenant list once per tenant of the batch, after the scripts.
+    if (tenants.size > 0) pipeline.sadd(this.tenantsKey(), ...tenants);
     const results = (await pipeline.exec()) ?? [];
     let added = 0;
     results.forEach(([error, value], i) => {
       if (error) throw error;
-      // Even entries are the scripts' answers (odd ones the tenant list's SADD).
-      if (i % 2 === 0 && value === 1) added++;
+      // The scripts' answers come first (the tenant list's SADD last).
+      if (i < live.length && value === 1) added++;
     });
     return added;
   }

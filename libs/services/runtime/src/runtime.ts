@@ -14,7 +14,7 @@ import { Module, type DynamicModule, type INestMicroservice, type LoggerService,
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
-import { BusTransport, InProcessBus, KafkaBus, type Bus, type DependencyGate, type RetryPolicy } from '@wayfinder/bus';
+import { BusTransport, FusedBus, InProcessBus, InProcessEdges, KafkaBus, type Bus, type DependencyGate, type RetryPolicy } from '@wayfinder/bus';
 import { kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { embedderChoices, PROFILES } from '@wayfinder/detection';
 import { HashingEmbedder } from '@wayfinder/embeddings';
@@ -86,6 +86,24 @@ const CONSUMED: Record<StreamService, string[]> = {
  * then dead-letters the escalation with the reason; it never shares a retry loop with the pipeline.
  */
 export const NOTIFIER_RETRY: RetryPolicy = { maxAttempts: 6, initialBackoffMs: 1_000, maxBackoffMs: 30_000 };
+
+/**
+ * The per-agent edges that run in process when their producing stage is co-located (config.pipeline
+ * 'fused', DESIGN §3): localized steps when the localizer runs here, deviations when the detector does.
+ */
+export function fusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 'services'>): TopicName[] {
+  if (config.pipeline !== 'fused') return [];
+  const topics: TopicName[] = [];
+  if (config.services.includes('state-localizer')) topics.push('wayfinder.localized.v1');
+  if (config.services.includes('detector-worker')) topics.push('wayfinder.deviations.v1');
+  return topics;
+}
+
+/** The services whose subscriptions to fused topics are served in process. */
+const FUSED_READERS: ServiceName[] = ['detector-worker', 'correction-engine'];
+
+/** Partitions one consumer handles at once when the stages are fused (4 per stage consumer before). */
+const FUSED_PARTITIONS_IN_FLIGHT = 16;
 
 /** Services that resolve policies and so must follow the policies topic. */
 const POLICY_READERS: ServiceName[] = ['detector-worker', 'correction-engine', 'task-parser', 'escalation-notifier'];
@@ -159,6 +177,7 @@ async function start(
       process.stderr.write(paused ? 'wayfinder: Redis does not answer: consumption paused\n' : `wayfinder: Redis answers again after ${ms} ms: consumption resumed\n`),
   };
   const security = config.mode === 'distributed' ? kafkaSecurity(config) : {};
+  const fusedTopics = fusedTopicsOf(config);
   const makeBus = (clientSuffix: string): Bus =>
     new KafkaBus({
       security,
@@ -170,8 +189,9 @@ async function start(
       sessionTimeoutMs: config.kafkaSessionTimeoutMs,
       heartbeatIntervalMs: Math.min(3_000, Math.floor(config.kafkaSessionTimeoutMs / 5)),
       // Partitions are independent (order is per agent, within one partition): several in flight at once
-      // keep the process busy while one batch waits on the broker or Redis.
-      partitionsConsumedConcurrently: 4,
+      // keep the process busy while one batch waits on the broker or Redis. Fused, one consumer carries
+      // every stage's round trips, so it keeps as many in flight as the separate stages' consumers did together.
+      partitionsConsumedConcurrently: fusedTopics.length > 0 ? FUSED_PARTITIONS_IN_FLIGHT : 4,
     });
   const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs };
   const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }];
@@ -206,7 +226,13 @@ async function start(
   const tracing = { system, eventSampleRatio: config.traceSampleRatio, propagation: config.tracePropagation };
   // Distributed: every process reads the compacted topics (maps, policies) whole, in a group of its own.
   const instanceId = config.mode === 'distributed' ? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}` : undefined;
-  const bus = new TracedBus(rawBus, tracing);
+  const traced = new TracedBus(rawBus, tracing);
+  // Fused edges: co-located readers of localized steps and deviations get them in process (FusedBus).
+  // Only the navigation stages read them in process; the history recorder and the memory service read the
+  // published outputs from the broker at their own pace (their Redis writes off the steps' critical path).
+  const edges = fusedTopics.length > 0 ? new InProcessEdges(fusedTopics, FUSED_READERS.map((s) => serviceGroupId(config, s))) : undefined;
+  const fuse = (inner: Bus): Bus => (edges ? new FusedBus(inner, edges) : inner);
+  const bus = fuse(traced);
   const metrics = navigationMetrics();
   const policyBook = new PolicyBook(config.profile);
 
@@ -222,7 +248,7 @@ async function start(
     // Its own bus client and consumer group: it is an HTTP app with a transport of its own.
     const memoryBus = config.mode === 'embedded' ? new InProcessBus({ broker: (rawBus as InProcessBus).broker }) : makeBus('memory');
     memory = await startMemoryService({
-      bus: new TracedBus(memoryBus, tracing),
+      bus: fuse(new TracedBus(memoryBus, tracing)),
       stores: memoryStores({
         mode: config.mode,
         redis,
@@ -290,12 +316,14 @@ async function start(
   // hop has its own fetch loop, and a service can move to another process without losing its offsets.
   const apps: INestMicroservice[] = [];
   if (streamServices.length > 0) {
-    monitorDeadLetters(bus, metrics);
+    monitorDeadLetters(traced, metrics);
     // The bus stops first (in-flight batches finish and are committed), then the apps close.
     closers.push(async () => {
       await bus.stop();
       for (const started of [...apps].reverse()) await started.close();
     });
+    // In name order, which starts the readers of the fused topics (correction-engine, detector-worker)
+    // before the state-localizer that feeds them.
     for (const service of streamServices) {
       let serviceBus: Bus = bus;
       if (service === 'escalation-notifier') {
@@ -330,7 +358,7 @@ async function start(
       const groups = streamServices.map((s) => ({
         groupId: serviceGroupId(config, s),
         // Lag of the service's own group; the compacted topics are read by per-instance groups.
-        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted),
+        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted && !(FUSED_READERS.includes(s) && (fusedTopics as string[]).includes(t))),
       }));
       const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, security, topicPrefix: config.topicPrefix, groups });
       metrics.observeConsumerLag(lag.readings);

@@ -1,0 +1,116 @@
+/**
+ * Issue #17: the fused per-partition path (localizer → detector → correction engine in process, inside
+ * the steps consumer) and the separate services (each stage consuming its input topic) decide the same,
+ * on the real Kafka broker and Redis: for the same task and steps, the same deviations and the same
+ * corrections (same event ids, detectors, rungs), and the fused path still publishes every localized
+ * step as an output — while its detector and correction engine never consume the localized topic.
+ */
+import type { Correction, Deviation, StepEvent, TaskSpec } from '@wayfinder/contracts';
+import { KafkaBus, createTopics } from '@wayfinder/bus';
+import { loadConfig } from '@wayfinder/config';
+import { Kafka, logLevel } from 'kafkajs';
+import { requireKafka, uniqueTestName, until } from '@wayfinder/testing';
+import { startServices } from './runtime';
+
+const ts = '2026-01-01T00:00:00.000Z';
+const TENANTS = ['acme', 'globex'];
+
+/** Agents looping from different points (and two healthy ones): several rungs of the ladder, on both tenants. */
+function stepsOf(tenantId: string, agent: number): StepEvent[] {
+  const agentId = `agent-${agent}`;
+  const loopFrom = agent < 2 ? Number.POSITIVE_INFINITY : 2 * (agent % 4);
+  const out: StepEvent[] = [];
+  for (let seq = 0; seq < 40; seq++) {
+    const call = Math.floor(seq / 2);
+    const looping = seq >= loopFrom;
+    const base = { schema: 'wayfinder.step.v1' as const, eventId: `${tenantId}-${agentId}-${seq}`, tenantId, agentId, taskId: 'report', runId: 'r1', seq, ts };
+    out.push(
+      seq % 2 === 0
+        ? { ...base, kind: 'action', action: { tool: 'read_file', args: { path: looping ? '/data/locked.csv' : `/data/part-${call}.csv` }, callId: `c${call}` } }
+        : {
+            ...base, kind: 'observation',
+            observation: looping ? { tool: 'read_file', callId: `c${call}`, ok: false, error: 'EACCES: permission denied' } : { tool: 'read_file', callId: `c${call}`, ok: true, content: `rows of part ${call}: ${call * 7919}` },
+          },
+    );
+  }
+  return out;
+}
+
+interface Outcome {
+  localized: number;
+  deviations: string[];
+  corrections: string[];
+  /** Offsets the detector worker's and correction engine's groups committed on the localized topic. */
+  stageCommitsOnLocalized: number;
+}
+
+async function run(brokers: string[], pipeline: 'fused' | 'separate'): Promise<Outcome> {
+  const prefix = `${uniqueTestName(`fuse-${pipeline}`)}.`;
+  await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 3 });
+  const deviations: Deviation[] = [];
+  const corrections: Correction[] = [];
+  let localized = 0;
+  const observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'observer' });
+  observer.subscribe('wayfinder.deviations.v1', async (batch) => void deviations.push(...batch.map((d) => d.payload)), { groupId: 'observer' });
+  observer.subscribe('wayfinder.corrections.v1', async (batch) => void corrections.push(...batch.map((d) => d.payload)), { groupId: 'observer' });
+  observer.subscribe('wayfinder.localized.v1', async (batch) => void (localized += batch.length), { groupId: 'observer' });
+  await observer.start();
+  const config = loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_PIPELINE: pipeline, WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix });
+  const running = await startServices(config, { logger: false });
+  const admin = new Kafka({ clientId: 'fuse-admin', brokers, logLevel: logLevel.NOTHING }).admin();
+  try {
+    for (const tenantId of TENANTS) {
+      const task: TaskSpec = { schema: 'wayfinder.task.v1', eventId: `task-${tenantId}`, tenantId, ts, taskId: 'report', goal: 'read every part of the sales data -> compute totals -> write the report' };
+      await running.bus.publish('wayfinder.tasks.v1', [task]);
+    }
+    for (const started = Date.now(); !(await Promise.all(TENANTS.map((t) => running.mapStore.get(t, 'report')))).every(Boolean); ) {
+      if (Date.now() - started > 30_000) throw new Error('timed out waiting for the maps');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const all = TENANTS.flatMap((t) => Array.from({ length: 8 }, (_, a) => stepsOf(t, a)));
+    // In rounds of a few steps per agent, as agents report: the batches interleave the agents.
+    for (let from = 0; from < 40; from += 8) await running.bus.publish('wayfinder.steps.v1', all.flatMap((s) => s.slice(from, from + 8)));
+    const total = all.reduce((n, s) => n + s.length, 0);
+    await until(() => localized >= total, 60_000, 'every localized step');
+    // Decisions settle: nothing new for 3 s.
+    for (let last = -1; deviations.length + corrections.length !== last || last === 0; ) {
+      last = deviations.length + corrections.length;
+      await new Promise((r) => setTimeout(r, 3_000));
+    }
+    const stageCommitsOnLocalized = (
+      await Promise.all(
+        ['detector-worker', 'correction-engine'].map(async (s) => {
+          const [offsets] = await admin.fetchOffsets({ groupId: `${prefix}${config.groupPrefix}.${s}`, topics: [`${prefix}wayfinder.localized.v1`] });
+          return offsets.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0);
+        }),
+      )
+    ).reduce((a, b) => a + b, 0);
+    return {
+      localized,
+      deviations: [...new Set(deviations.map((d) => `${d.tenantId}/${d.agentId}@${d.atSeq} ${d.detector} ${d.level} ${d.eventId}`))].sort(),
+      corrections: [...new Set(corrections.map((c) => `${c.tenantId}/${c.agentId}@${c.atSeq} ${c.action} ${c.severity} ${c.eventId}`))].sort(),
+      stageCommitsOnLocalized,
+    };
+  } finally {
+    await running.stop();
+    await observer.stop();
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+describe('fused pipeline and separate services on Kafka and Redis', () => {
+  it('give the same deviations and corrections for the same steps', async () => {
+    const brokers = await requireKafka();
+    const separate = await run(brokers, 'separate');
+    const fused = await run(brokers, 'fused');
+    // The input loops: there is something to compare, and both saw every step.
+    expect(separate.corrections.length).toBeGreaterThanOrEqual(12);
+    expect(separate.deviations.length).toBeGreaterThanOrEqual(separate.corrections.length);
+    expect(fused.localized).toBe(separate.localized);
+    expect(fused.deviations).toEqual(separate.deviations);
+    expect(fused.corrections).toEqual(separate.corrections);
+    // Separate, the stages read localized steps from the broker; fused, in process (the topic is an output).
+    expect(separate.stageCommitsOnLocalized).toBeGreaterThan(0);
+    expect(fused.stageCommitsOnLocalized).toBe(0);
+  }, 240_000);
+});
