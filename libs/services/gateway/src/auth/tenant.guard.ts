@@ -5,7 +5,8 @@
  * query that names another tenant than the key's → 403. For the operations module (dashboard, query
  * API) the guard also fills the TenantContext (`operator`: every gateway key may act); a request without
  * `Authorization` may carry a dashboard session cookie instead; the dashboard pages (DashboardController)
- * are not refused without a tenant: they render the login form.
+ * are not refused without a tenant: they render the login form. A viewer key (or a viewer's session)
+ * only reads: any other method than GET/HEAD → 403 naming the role (the dashboard's login form aside).
  */
 import { createParamDecorator, Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
@@ -36,11 +37,11 @@ export class TenantGuard implements CanActivate {
       const session = header === undefined ? this.sessions?.tenantOfCookie(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined) : undefined;
       if (session) {
         if (asked !== undefined && asked !== session.tenantId && !session.local) throw forbidden(`this session belongs to another tenant than ${asked}`, 'tenantId');
-        req.wayfinderTenant = { tenantId: session.tenantId, local: session.local === true, keyId: 'session', operator: session.operator };
-        return true;
+        req.wayfinderTenant = { tenantId: session.tenantId, local: session.local === true, keyId: 'session', role: session.operator ? 'operator' : 'viewer', operator: session.operator };
+        return readOnlyCheck(req, context);
       }
       if (header === undefined && (await this.auth.localMode())) {
-        req.wayfinderTenant = { tenantId: (asked as string | undefined) ?? LOCAL_TENANT, local: true, keyId: 'local', operator: true };
+        req.wayfinderTenant = { tenantId: (asked as string | undefined) ?? LOCAL_TENANT, local: true, keyId: 'local', role: 'operator', operator: true };
         return true;
       }
       // The dashboard's pages answer the login form themselves when there is no tenant.
@@ -50,9 +51,20 @@ export class TenantGuard implements CanActivate {
     const tenant = await this.auth.resolve(match[1]);
     if (!tenant) throw new ApiError(401, { error: 'unknown or revoked API key' });
     if (asked !== undefined && asked !== tenant.tenantId) throw forbidden(`this key belongs to another tenant than ${asked}`, 'tenantId');
-    req.wayfinderTenant = { ...tenant, operator: true };
-    return true;
+    req.wayfinderTenant = { ...tenant, operator: tenant.role === 'operator' };
+    return readOnlyCheck(req, context);
   }
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/** A viewer reads: any other method is refused before the handler, naming the role (the login form excepted). */
+function readOnlyCheck(req: TenantRequest, context: ExecutionContext): true {
+  const tenant = req.wayfinderTenant;
+  const method = (req.method ?? 'GET').toUpperCase();
+  if (!tenant || tenant.operator || READ_METHODS.has(method) || context.getClass() === DashboardController) return true;
+  const path = (req.url ?? '').split('?')[0];
+  throw forbidden(`this key has the viewer role: it may only read; ${method} ${path} needs an operator key`, 'role');
 }
 
 /** The tenant the guard resolved for this request. */
