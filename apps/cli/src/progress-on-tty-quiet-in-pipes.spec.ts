@@ -1,5 +1,8 @@
 // The progress line: drawn in place on a TTY (throttled, the last item always shown, cleared at the
-// end), and not a single byte when stderr is a pipe.
+// end), and not a single byte when stderr is a pipe; the same for a replay of a folder end to end.
+import { join } from 'node:path';
+import { captureIo } from './commands/cli-test-io';
+import { runCli } from './main';
 import { progressOn, type ProgressStream } from './progress';
 
 function stream(isTTY: boolean): ProgressStream & { written: string[] } {
@@ -45,5 +48,22 @@ describe('progressOn', () => {
       progress.done();
       expect(pipe.written).toEqual([]);
     }
+  });
+});
+
+describe('wayfinder replay of a folder', () => {
+  const folder = join(__dirname, 'commands', 'fixtures', 'replay');
+
+  it('draws its progress on a TTY stderr and writes exactly the same stdout and no progress into a pipe', async () => {
+    const tty = captureIo();
+    Object.assign(tty.stderr, { isTTY: true, columns: 200 });
+    expect(await runCli(['replay', folder], tty)).toBe(0);
+    expect(tty.err()).toContain('\r\x1b[2Kwayfinder replay: files 2/2 (100%) ');
+    expect(tty.err().endsWith('\r\x1b[2Kwayfinder replay: skipped 2 invalid line(s); replayed 59 event(s) from 2 file(s)\n')).toBe(true);
+
+    const pipe = captureIo();
+    expect(await runCli(['replay', folder], pipe)).toBe(0);
+    expect(pipe.err()).not.toMatch(/\r|\x1b/);
+    expect(pipe.out()).toBe(tty.out());
   });
 });
