@@ -35,7 +35,8 @@ describe('progressOn', () => {
     const tty = stream(true);
     const progress = progressOn(tty, 'reading', { now: () => 0 });
     progress.tick(3, 'x'.repeat(200));
-    expect(tty.written[0]).toMatch(/^\r\x1b\[2Kreading 3 x+…$/);
+    expect(tty.written[0].startsWith('\r\x1b[2Kreading 3 xxx')).toBe(true);
+    expect(tty.written[0].endsWith('x…')).toBe(true);
     expect(tty.written[0].length).toBeLessThanOrEqual('\r\x1b[2K'.length + 59);
   });
 
@@ -63,7 +64,7 @@ describe('wayfinder replay of a folder', () => {
 
     const pipe = captureIo();
     expect(await runCli(['replay', folder], pipe)).toBe(0);
-    expect(pipe.err()).not.toMatch(/\r|\x1b/);
+    expect(pipe.err().includes('\r') || pipe.err().includes('\x1b')).toBe(false);
     expect(pipe.out()).toBe(tty.out());
   });
 });
