@@ -13,6 +13,7 @@
  *   the store and comes back on their next event.
  * Without a store (embedded mode, one process owns every agent) it only runs the batch.
  */
+import { systemClock } from '@wayfinder/clock';
 import type { AgentRef, AgentStateStore, AgentStateWrite } from './agent-state.store';
 import { compositeKey } from './agent-state.store';
 
@@ -60,7 +61,7 @@ export class DurableAgentStates {
   ) {
     this.idleTtlMs = options.idleTtlMs ?? 15 * 60_000;
     this.maxAgents = options.maxAgents ?? 200_000;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? systemClock.now;
   }
 
   get size(): number {
