@@ -14,6 +14,7 @@ import { InvalidLineReporter } from './invalid-line-reporter';
 import { readStepFile, type StepLineStats } from './step-lines';
 import { PERSISTENCE_USAGE, runEvalPersistence } from './eval-persistence';
 import { AB_USAGE, runEvalAb } from './eval-ab';
+import { progressOn } from '../progress';
 
 const USAGE = `usage: wayfinder eval trail DIR [--policy FILE.json] [--profile NAME] [--embedder NAME]
        wayfinder eval persistence PATH… (see below)
@@ -84,7 +85,9 @@ export const evalCommand: Command = {
     const invalid = new InvalidLineReporter(io.stderr, 'wayfinder eval');
     let missing = 0;
     let corrections = 0;
+    const progress = progressOn(io.stderr as NodeJS.WriteStream, 'wayfinder eval: traces', { total: labels.length });
     for (const row of labels) {
+      progress.tick(1, row.file);
       const file = path.join(dir, row.file);
       try {
         await fs.access(file);
@@ -111,6 +114,7 @@ export const evalCommand: Command = {
       invalid.endFile(file);
       deviationsByTrace.set(row.traceId, found);
     }
+    progress.done();
 
     const score = scoreTrail(labels, (traceId) => deviationsByTrace.get(traceId));
     const report = {

@@ -11,5 +11,8 @@ import { keysCommand } from './keys.command';
 import { ingestCommand } from './ingest.command';
 import { tailCommand } from './tail.command';
 import { policyCommand } from './policy.command';
+import { taskCommand } from './task.command';
+import { agentCommand } from './agent.command';
+import { dlqCommand } from './dlq.command';
 
-export const COMMANDS: Command[] = [startCommand, mapCommand, topicsCommand, replayCommand, evalCommand, benchCommand, demoCommand, keysCommand, ingestCommand, tailCommand, policyCommand];
+export const COMMANDS: Command[] = [startCommand, mapCommand, topicsCommand, replayCommand, evalCommand, benchCommand, demoCommand, keysCommand, ingestCommand, tailCommand, policyCommand, taskCommand, agentCommand, dlqCommand];

@@ -33,7 +33,7 @@ describe('wayfinder keys (embedded)', () => {
 
     const listed = captureIo();
     expect(await runCli(['keys', 'list', '--tenant', 'acme', '--mode', 'embedded'], listed)).toBe(0);
-    expect(listed.out()).toMatch(new RegExp(`^${keyId}\\tactive\\tcreated `));
+    expect(listed.out()).toMatch(new RegExp(`^${keyId}\\toperator\\tactive\\tcreated `));
     expect(listed.out()).not.toContain(key);
 
     expect(await runCli(['keys', 'revoke', '--tenant', 'globex', keyId, '--mode', 'embedded'], captureIo())).toBe(2);
@@ -41,7 +41,20 @@ describe('wayfinder keys (embedded)', () => {
     expect(await store.findByHash(hashApiKey(key))).toBeUndefined();
   });
 
+  it('creates a viewer key with --role viewer', async () => {
+    const created = captureIo();
+    expect(await runCli(['keys', 'create', '--tenant', 'acme', '--role', 'viewer', '--mode', 'embedded'], created)).toBe(0);
+    expect(created.err()).toMatch(/created key_[0-9a-f]+ \(viewer\) for tenant acme/);
+    const store = new FileKeyStore(keysFilePath(dir));
+    expect((await store.findByHash(hashApiKey(created.out().trim())))?.role).toBe('viewer');
+    const listed = captureIo();
+    expect(await runCli(['keys', 'list', '--tenant', 'acme', '--mode', 'embedded'], listed)).toBe(0);
+    expect(listed.out()).toMatch(/^key_[0-9a-f]+\tviewer\tactive\t/);
+  });
+
   it.each([
+    [['keys', 'create', '--tenant', 'a', '--role', 'admin'], /^wayfinder keys: --role must be one of operator, viewer, got 'admin'/],
+    [['keys', 'list', '--tenant', 'a', '--role', 'viewer'], /^wayfinder keys: --role applies to create only/],
     [['keys'], /^wayfinder keys: missing action/],
     [['keys', 'create'], /^wayfinder keys: --tenant is required/],
     [['keys', 'rotate', '--tenant', 'a'], /^wayfinder keys: unknown action 'rotate'/],

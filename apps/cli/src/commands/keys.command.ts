@@ -6,17 +6,19 @@
 import Redis from 'ioredis';
 import { ConfigError, loadConfig } from '@wayfinder/config';
 import { keyStoreFor } from '@wayfinder/service-gateway';
-import { checkTenantId, generateApiKey, type KeyStore } from '@wayfinder/tenancy';
+import { checkTenantId, generateApiKey, isKeyRole, KEY_ROLES, roleOf, type KeyRole, type KeyStore } from '@wayfinder/tenancy';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
 
-const USAGE = `usage: wayfinder keys create --tenant T
+const USAGE = `usage: wayfinder keys create --tenant T [--role operator|viewer]
        wayfinder keys list --tenant T
        wayfinder keys revoke --tenant T KEYID
   [--mode embedded|distributed] [--redis URL]
 
 Tenant API keys for the gateway (Authorization: Bearer <key>). Stored hashed (SHA-256): create prints the
-key once, on stdout; list shows key ids, never keys; revoke stops a key at once.
+key once, on stdout; list shows key ids and roles, never keys; revoke stops a key at once.
+  --role    operator (default): reads and acts (resume, ack, false positives, policy set, steps, tasks);
+            viewer: reads the query API and the dashboard only (anything else → 403 naming the role)
   --mode    embedded (default): .wayfinder/keys.json in the working directory;
             distributed: Redis (env WAYFINDER_REDIS_URL), namespaced by WAYFINDER_TOPIC_PREFIX
   --redis   Redis URL (distributed mode)`;
@@ -26,7 +28,7 @@ export const keysCommand: Command = {
   summary: 'create, list and revoke tenant API keys for the gateway',
   usage: USAGE,
   async run(argv: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseCommandArgs(argv, { tenant: { type: 'string' }, mode: { type: 'string' }, redis: { type: 'string' } });
+    const { values, positionals } = parseCommandArgs(argv, { tenant: { type: 'string' }, mode: { type: 'string' }, redis: { type: 'string' }, role: { type: 'string' } });
     const [action, ...rest] = positionals;
     if (!action) throw new UsageError('missing action: create, list or revoke');
     if (!['create', 'list', 'revoke'].includes(action)) throw new UsageError(`unknown action '${action}' (create, list or revoke)`);
@@ -36,6 +38,9 @@ export const keysCommand: Command = {
     if (problem) throw new UsageError(`--tenant: ${problem}`);
     if (action === 'revoke' && rest.length !== 1) throw new UsageError('revoke takes one KEYID (see wayfinder keys list --tenant T)');
     if (action !== 'revoke' && rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
+    const role = values.role ?? 'operator';
+    if (!isKeyRole(role)) throw new UsageError(`--role must be one of ${KEY_ROLES.join(', ')}, got '${role}'`);
+    if (values.role !== undefined && action !== 'create') throw new UsageError('--role applies to create only');
     let config;
     try {
       config = loadConfig(process.env, { mode: values.mode, redis: values.redis });
@@ -52,24 +57,24 @@ export const keysCommand: Command = {
       });
     }
     try {
-      return await runAction(action, tenant, rest[0], keyStoreFor(config, redis), io);
+      return await runAction(action, tenant, rest[0], role, keyStoreFor(config, redis), io);
     } finally {
       await redis?.quit().catch(() => undefined);
     }
   },
 };
 
-async function runAction(action: string, tenant: string, keyId: string | undefined, store: KeyStore, io: CommandIo): Promise<number> {
+async function runAction(action: string, tenant: string, keyId: string | undefined, role: KeyRole, store: KeyStore, io: CommandIo): Promise<number> {
   if (action === 'create') {
-    const created = generateApiKey(tenant);
+    const created = generateApiKey(tenant, new Date(), undefined, role);
     await store.add(created.record);
     io.stdout.write(`${created.key}\n`);
-    io.stderr.write(`created ${created.record.keyId} for tenant ${tenant}; the key above is shown only now: store it\n`);
+    io.stderr.write(`created ${created.record.keyId} (${role}) for tenant ${tenant}; the key above is shown only now: store it\n`);
     return 0;
   }
   if (action === 'list') {
     for (const record of await store.list(tenant)) {
-      io.stdout.write(`${record.keyId}\t${record.revokedAt ? `revoked ${record.revokedAt}` : 'active'}\tcreated ${record.createdAt}\n`);
+      io.stdout.write(`${record.keyId}\t${roleOf(record)}\t${record.revokedAt ? `revoked ${record.revokedAt}` : 'active'}\tcreated ${record.createdAt}\n`);
     }
     return 0;
   }

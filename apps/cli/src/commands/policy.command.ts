@@ -1,16 +1,29 @@
 /**
  * `wayfinder policy validate FILE`: checks a `wayfinder.policy.v1` document (tenant policy with its task
  * and agent overrides, webhook, shadow mode) and prints every problem with its path, exit 2; prints
- * `valid` otherwise. (`policy get|set` come with the gateway.)
+ * `valid` otherwise. `policy get` prints the key's tenant's policy from the gateway; `policy set FILE`
+ * validates the same way first (every problem, exit 2, nothing sent), then PUTs it to the gateway, which
+ * publishes it for every service (the envelope's schema, eventId and ts may be left out: a set is always
+ * a new policy event; tenantId too: the key's tenant).
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { TenantPolicy } from '@wayfinder/contracts';
+import { POLICY_SCHEMA, TenantPolicy } from '@wayfinder/contracts';
 import { validatePolicy } from '@wayfinder/detection';
+import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
+import { callGateway, GATEWAY_OPTIONS, GATEWAY_USAGE, gatewayTarget } from '../operator/gateway-client';
 
 const USAGE = `usage: wayfinder policy validate FILE
+       wayfinder policy get [--gateway URL] [--key KEY]
+       wayfinder policy set FILE [--gateway URL] [--key KEY]
 
-Checks a wayfinder.policy.v1 JSON file: prints each problem as "path: reason" and exits 2, or prints "valid".`;
+validate: checks a wayfinder.policy.v1 JSON file: prints each problem as "path: reason" and exits 2, or
+          prints "valid".
+get:      prints the key's tenant's policy (JSON; the built-in profile's values when it set none).
+set:      validates FILE like validate (problems: printed, exit 2, nothing sent), then sets it as the key's
+          tenant's policy; schema, eventId, ts and tenantId may be left out of the file.
+${GATEWAY_USAGE}`;
 
 /** Every problem of a policy document, each with its path (`agents.bot-1.loop.warning: …`). */
 export function policyProblems(raw: unknown): string[] {
@@ -36,22 +49,48 @@ export function policyProblems(raw: unknown): string[] {
 
 export const policyCommand: Command = {
   name: 'policy',
-  summary: 'validate a tenant policy file (policy validate FILE)',
+  summary: "validate a policy file, get or set the key's tenant's policy",
   usage: USAGE,
   async run(argv: string[], io: CommandIo): Promise<number> {
-    if (argv[0] !== 'validate' || argv.length !== 2) throw new UsageError(`expected 'policy validate FILE', got '${argv.join(' ') || '(nothing)'}'`);
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(argv[1], 'utf8'));
-    } catch (error) {
-      throw new UsageError(`cannot read ${argv[1]} as JSON: ${error instanceof Error ? error.message : String(error)}`);
+    const { values, positionals } = parseCommandArgs(argv, GATEWAY_OPTIONS);
+    const [action, ...rest] = positionals;
+    if (action === 'validate') {
+      if (rest.length !== 1) throw new UsageError(`expected 'policy validate FILE', got '${argv.join(' ')}'`);
+      const problems = policyProblems(readJson(rest[0]));
+      return report(problems, io) ? 2 : (io.stdout.write('valid\n'), 0);
     }
-    const problems = policyProblems(raw);
-    if (problems.length === 0) {
-      io.stdout.write('valid\n');
+    if (action === 'get') {
+      if (rest.length > 0) throw new UsageError(`policy get takes no FILE, got '${rest[0]}'`);
+      const policy = await callGateway(gatewayTarget(values), 'GET', '/v1/policy');
+      io.stdout.write(JSON.stringify(policy, null, 2) + '\n');
       return 0;
     }
-    for (const problem of problems) io.stdout.write(`${problem}\n`);
-    return 2;
+    if (action === 'set') {
+      if (rest.length !== 1) throw new UsageError(`expected 'policy set FILE', got '${argv.join(' ')}'`);
+      const target = gatewayTarget(values);
+      const raw = readJson(rest[0]);
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`${rest[0]} must hold one wayfinder.policy.v1 object`);
+      const { eventId: _eventId, ts: _ts, ...body } = raw as Record<string, unknown>;
+      const filled = { schema: POLICY_SCHEMA, tenantId: 'the-key-tenant', ...body, eventId: randomUUID(), ts: new Date().toISOString() };
+      if (report(policyProblems(filled), io)) return 2;
+      const set = await callGateway<TenantPolicy>(target, 'PUT', '/v1/policy', body);
+      io.stdout.write(`set the policy of tenant ${set.tenantId} (event ${set.eventId})\n`);
+      return 0;
+    }
+    throw new UsageError(`expected 'policy validate FILE', 'policy get' or 'policy set FILE', got '${argv.join(' ') || '(nothing)'}'`);
   },
 };
+
+/** Prints every problem on stdout; true when there was one. */
+function report(problems: readonly string[], io: CommandIo): boolean {
+  for (const problem of problems) io.stdout.write(`${problem}\n`);
+  return problems.length > 0;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`cannot read ${file} as JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -12,6 +12,7 @@ import { navigationHandlers, prepareNavigation } from './navigation-setup';
 import { InvalidLineReporter } from './invalid-line-reporter';
 import { correctionRow, deviationRow, escalationRow, tableHeader } from './replay-table';
 import { listStepFiles } from './step-files';
+import { progressOn, type Progress } from '../progress';
 import { readStepFile, type StepLineStats } from './step-lines';
 
 const USAGE = `usage: wayfinder replay PATH… [--policy FILE.json] [--profile NAME] [--embedder NAME] [--corrections] [--format jsonl|table]
@@ -64,7 +65,7 @@ export const replayCommand: Command = {
     };
     const stats: StepLineStats = { lines: 0, steps: 0, invalid: 0 };
     try {
-      await replayFiles(files, setup.newNavigator(), sink, stats, setup.semantic);
+      await replayFiles(files, setup.newNavigator(), sink, stats, setup.semantic, progressOn(io.stderr as NodeJS.WriteStream, 'wayfinder replay: files', { total: files.length }));
     } catch (error) {
       // The reader of stdout went away (`replay … | head`): stop quietly, as other Unix tools do.
       if ((error as NodeJS.ErrnoException).code === 'EPIPE') return 0;
@@ -85,20 +86,25 @@ interface ReplaySink {
 }
 
 /** One Navigator over all files in order, so an agent whose steps span several files keeps its state. */
-async function replayFiles(files: readonly string[], navigator: Navigator, sink: ReplaySink, stats: StepLineStats, semantic: boolean): Promise<void> {
+async function replayFiles(files: readonly string[], navigator: Navigator, sink: ReplaySink, stats: StepLineStats, semantic: boolean, progress: Progress): Promise<void> {
   const { out, invalid, table, withCorrections } = sink;
   if (table) out.line(tableHeader());
-  for (const file of files) {
-    await readStepFile(
-      file,
-      navigationHandlers(navigator, invalid, (step) => {
-        if (out.failed) throw out.failed;
-        // A semantic embedder embeds the step's texts first (async); hashing stays synchronous.
-        return semantic ? navigator.prepare([step]).then(() => emit(step)) : emit(step);
-      }),
-      stats,
-    );
-    invalid.endFile(file);
+  try {
+    for (const file of files) {
+      await readStepFile(
+        file,
+        navigationHandlers(navigator, invalid, (step) => {
+          if (out.failed) throw out.failed;
+          // A semantic embedder embeds the step's texts first (async); hashing stays synchronous.
+          return semantic ? navigator.prepare([step]).then(() => emit(step)) : emit(step);
+        }),
+        stats,
+      );
+      invalid.endFile(file);
+      progress.tick(1, file);
+    }
+  } finally {
+    progress.done(); // on a TTY only: a pipe gets nothing
   }
   await out.flush();
 

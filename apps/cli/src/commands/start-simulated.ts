@@ -8,7 +8,7 @@ import { SimulatedFleet } from '@wayfinder/testing';
 import { runFleetThroughPipeline } from '../demo/fleet-pipeline-run';
 
 export async function startSimulated(agents: number, port: number, log: (line: string) => void): Promise<void> {
-  const fleet = new SimulatedFleet({ seed: Date.now() % 100_000, agents, stagger: Math.min(60, agents), recovery: 'content' });
+  const fleet = new SimulatedFleet({ seed: Date.now() % 100_000, agents, stagger: Math.min(20, agents), recovery: 'content' });
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   process.once('SIGINT', stop);

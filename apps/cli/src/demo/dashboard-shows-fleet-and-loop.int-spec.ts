@@ -2,18 +2,18 @@
  * The dashboard in a real browser (Debian's Chromium, headless, driven by playwright-core) against the
  * embedded pipeline fed by a simulated fleet of 50 agents: the fleet page lists the 50 agents within
  * 15 s; the page of an agent with an injected loop shows its deviation, the hint and what followed.
- * Writes docs/dashboard-fleet.png and docs/dashboard-agent.png. Chromium missing fails loudly.
+ * Screenshots go to a temporary folder (docs/dashboard-*.png with WAYFINDER_UPDATE_SCREENSHOTS=1).
+ * Chromium missing fails loudly.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { RunningServices } from '@wayfinder/service-runtime';
 import { agentTimeline } from '@wayfinder/service-operations';
 import { SimulatedFleet } from '@wayfinder/testing';
 import { runFleetThroughPipeline } from './fleet-pipeline-run';
+import { screenshotPath } from './screenshots.testing';
 
 const CHROMIUM = '/usr/bin/chromium';
-const DOCS = join(__dirname, '..', '..', '..', '..', 'docs');
 
 describe('the dashboard in headless Chromium', () => {
   let browser: Browser;
@@ -67,7 +67,7 @@ describe('the dashboard in headless Chromium', () => {
         if (Date.now() > deadline) throw new Error(`agent ${agentId} got no decided hint: ${JSON.stringify(timeline?.corrections.map((c) => [c.correction.action, c.outcome]))}`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      await page.screenshot({ path: join(DOCS, 'dashboard-fleet.png'), fullPage: false });
+      await page.screenshot({ path: screenshotPath('dashboard-fleet.png'), fullPage: false });
       await page.goto(`${served.url}/agents/${encodeURIComponent(agentId)}?tenantId=acme`);
       await page.getByRole('heading', { name: `Agent ${agentId}` }).waitFor();
       const deviations = page.getByRole('region', { name: 'Deviations' });
@@ -77,7 +77,7 @@ describe('the dashboard in headless Chromium', () => {
       expect(await corrections.getByText(/What followed: .+ — (recovered|ignored|frozen)/).count()).toBeGreaterThan(0);
       expect(await page.getByText('loop start', { exact: true }).count()).toBe(1);
       expect(await page.getByRole('img', { name: `Persistence curve of ${agentId}` }).count()).toBe(1);
-      await page.screenshot({ path: join(DOCS, 'dashboard-agent.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('dashboard-agent.png'), fullPage: true });
     } finally {
       release();
       await run;

@@ -66,3 +66,23 @@ export function fleetViewOf(tenantId: string, agents: readonly AgentFacts[], top
     .slice(0, topN);
   return { tenantId, agents: agents.length, states, selfHealByRung, topDetectors, openEscalations };
 }
+
+/**
+ * Every detector's deviations in `records` and how many of them operators marked false positives (the
+ * `false-positive` records among them), with the share: the metric `wayfinder.false_positive.share`.
+ */
+export function falsePositiveShares(records: readonly HistoryRecord[]): DetectorCount[] {
+  const marked = new Set<string>();
+  for (const r of records) if (r.kind === 'false-positive') marked.add(r.deviationId);
+  const detectors = new Map<DetectorName, { deviations: number; falsePositives: number }>();
+  for (const r of records) {
+    if (r.kind !== 'deviation') continue;
+    const d = detectors.get(r.detector) ?? { deviations: 0, falsePositives: 0 };
+    d.deviations++;
+    if (marked.has(r.deviationId)) d.falsePositives++;
+    detectors.set(r.detector, d);
+  }
+  return [...detectors.entries()]
+    .map(([detector, d]) => ({ detector, ...d, falsePositiveShare: d.deviations === 0 ? 0 : d.falsePositives / d.deviations }))
+    .sort((a, b) => (a.detector < b.detector ? -1 : a.detector > b.detector ? 1 : 0));
+}

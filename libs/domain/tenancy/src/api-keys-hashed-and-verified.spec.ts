@@ -30,8 +30,8 @@ describe('API keys', () => {
     const seeds = parseApiKeysVariable('ci:ci-secret-1');
     if (!seeds.ok) throw new Error(seeds.error);
     const auth = new TenantAuthenticator(seeds.value, store, true);
-    expect(await auth.resolve(a.key)).toEqual({ tenantId: 'acme', local: false, keyId: a.record.keyId });
-    expect(await auth.resolve('ci-secret-1')).toEqual({ tenantId: 'ci', local: false, keyId: 'seed' });
+    expect(await auth.resolve(a.key)).toEqual({ tenantId: 'acme', local: false, keyId: a.record.keyId, role: 'operator' });
+    expect(await auth.resolve('ci-secret-1')).toEqual({ tenantId: 'ci', local: false, keyId: 'seed', role: 'operator' });
     expect(await auth.resolve('wf_acme_guess')).toBeUndefined();
     await store.revoke('acme', a.record.keyId);
     expect(await auth.resolve(a.key)).toBeUndefined();

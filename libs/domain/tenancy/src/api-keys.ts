@@ -5,10 +5,24 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { MAX_ID_LENGTH } from '@wayfinder/contracts';
 
+/**
+ * What a key may do (DESIGN §13): an `operator` acts (resume, ack, mark false positives, set the policy,
+ * publish steps and tasks); a `viewer` only reads (the query API and the dashboard). Records written
+ * before roles existed have none: they are operators.
+ */
+export type KeyRole = 'operator' | 'viewer';
+export const KEY_ROLES: readonly KeyRole[] = ['operator', 'viewer'];
+
+export function isKeyRole(value: string): value is KeyRole {
+  return (KEY_ROLES as readonly string[]).includes(value);
+}
+
 /** What a store keeps of a key: never the key itself. */
 export interface ApiKeyRecord {
   readonly keyId: string;
   readonly tenantId: string;
+  /** Absent = `operator` (keys created before roles). */
+  readonly role?: KeyRole;
   /** SHA-256 of the key, lowercase hex. */
   readonly hash: string;
   readonly createdAt: string;
@@ -50,12 +64,17 @@ export function checkTenantId(tenantId: string): string | undefined {
   return undefined;
 }
 
-export function generateApiKey(tenantId: string, now: Date = new Date(), random: (bytes: number) => Buffer = randomBytes): GeneratedKey {
+export function generateApiKey(tenantId: string, now: Date = new Date(), random: (bytes: number) => Buffer = randomBytes, role: KeyRole = 'operator'): GeneratedKey {
   const problem = checkTenantId(tenantId);
   if (problem) throw new Error(problem);
   const key = `wf_${tenantSlug(tenantId)}_${random(24).toString('base64url')}`;
   const keyId = `key_${random(6).toString('hex')}`;
-  return { key, record: { keyId, tenantId, hash: hashApiKey(key), createdAt: now.toISOString() } };
+  return { key, record: { keyId, tenantId, ...(role === 'viewer' && { role }), hash: hashApiKey(key), createdAt: now.toISOString() } };
+}
+
+/** The role of a stored key (records without one are operators). */
+export function roleOf(record: Pick<ApiKeyRecord, 'role'>): KeyRole {
+  return record.role ?? 'operator';
 }
 
 export interface SeedKey {

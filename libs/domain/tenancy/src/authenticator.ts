@@ -3,7 +3,7 @@
  * then the store is asked by hash and the answer checked again in constant time. Decides local mode:
  * no key anywhere and a loopback bind means one local operator who needs no key.
  */
-import { hashApiKey, keyMatchesHash, type SeedKey } from './api-keys';
+import { hashApiKey, keyMatchesHash, roleOf, type KeyRole, type SeedKey } from './api-keys';
 import type { KeyStore } from './key-store';
 
 export interface ResolvedTenant {
@@ -12,6 +12,8 @@ export interface ResolvedTenant {
   readonly local: boolean;
   /** The store's key id, or `seed` for a WAYFINDER_API_KEYS key, `local` for the local operator. */
   readonly keyId: string;
+  /** What the key may do: seeded keys and the local operator are operators. */
+  readonly role: KeyRole;
 }
 
 export const LOCAL_TENANT = 'local';
@@ -38,9 +40,9 @@ export class TenantAuthenticator {
   async resolve(key: string): Promise<ResolvedTenant | undefined> {
     let seeded: string | undefined;
     for (const seed of this.seeds) if (keyMatchesHash(key, seed.hash) && seeded === undefined) seeded = seed.tenantId;
-    if (seeded !== undefined) return { tenantId: seeded, local: false, keyId: 'seed' };
+    if (seeded !== undefined) return { tenantId: seeded, local: false, keyId: 'seed', role: 'operator' };
     const record = await this.store.findByHash(hashApiKey(key));
     if (!record || record.revokedAt || !keyMatchesHash(key, record.hash)) return undefined;
-    return { tenantId: record.tenantId, local: false, keyId: record.keyId };
+    return { tenantId: record.tenantId, local: false, keyId: record.keyId, role: roleOf(record) };
   }
 }

@@ -7,3 +7,4 @@ export * from './redis-correction-log';
 export * from './redis-held-steps';
 export * from './redis-history-store';
 export * from './redis-delivery-log';
+export * from './redis-replay-marks';

@@ -36,6 +36,8 @@ export const METRICS = {
   stepToDeviationLatency: { name: 'wayfinder.step_to_deviation.latency', kind: 'histogram', unit: 's', description: 'From the step (its ts) to the deviation it caused being published', attributes: ['tenant', 'detector'] },
   stepToCorrectionLatency: { name: 'wayfinder.step_to_correction.latency', kind: 'histogram', unit: 's', description: 'From the step (its ts) to the correction it led to being published', attributes: ['tenant', 'severity'] },
   consumerLag: { name: 'wayfinder.consumer.lag', kind: 'gauge', unit: '{message}', description: 'Messages not yet consumed, per consumer group and topic', attributes: ['service', 'topic'] },
+  falsePositives: { name: 'wayfinder.false_positives', kind: 'counter', unit: '{deviation}', description: 'Deviations an operator marked as false positives, by detector', attributes: ['tenant', 'detector'] },
+  falsePositiveShare: { name: 'wayfinder.false_positive.share', kind: 'gauge', unit: '1', description: "Share of a detector's deviations in the tenant's retained history that operators marked false positives", attributes: ['tenant', 'detector'] },
   dlqMessages: { name: 'wayfinder.dlq.messages', kind: 'counter', unit: '{message}', description: 'Messages dead-lettered, per source topic', attributes: ['topic'] },
 } as const satisfies Record<string, MetricSpec>;
 

@@ -63,6 +63,9 @@ export class NavigationMetrics {
   private readonly stepToDeviation: Histogram;
   private readonly stepToCorrection: Histogram;
   private readonly dlqMessages: Counter;
+  private readonly falsePositives: Counter;
+  /** Per tenant, per detector: the share of its retained deviations marked false positives. */
+  private readonly falsePositiveShareByTenant = new Map<string, ReadonlyMap<string, number>>();
   private readonly repetitionByTenant = new Map<string, Ratio>();
   private readonly completionByTenant = new Map<string, Ratio>();
   private readonly selfHealByTenant = new Map<string, Ratio>();
@@ -90,12 +93,16 @@ export class NavigationMetrics {
     this.stepToDeviation = histogram(METRICS.stepToDeviationLatency, LATENCY_BUCKETS_S);
     this.stepToCorrection = histogram(METRICS.stepToCorrectionLatency, LATENCY_BUCKETS_S);
     this.dlqMessages = counter(METRICS.dlqMessages);
+    this.falsePositives = counter(METRICS.falsePositives);
 
     const gauge = (spec: (typeof METRICS)[keyof typeof METRICS], observe: (result: ObservableResult) => void) =>
       meter.createObservableGauge(spec.name, { unit: spec.unit, description: spec.description }).addCallback(observe);
     gauge(METRICS.repetitionRate, (result) => observeRatios(result, this.repetitionByTenant));
     gauge(METRICS.milestoneCompletionRate, (result) => observeRatios(result, this.completionByTenant));
     gauge(METRICS.selfHealRate, (result) => observeRatios(result, this.selfHealByTenant));
+    gauge(METRICS.falsePositiveShare, (result) => {
+      for (const [tenant, shares] of this.falsePositiveShareByTenant) for (const [detector, share] of shares) result.observe(share, { tenant, detector });
+    });
     gauge(METRICS.consumerLag, (result) => {
       for (const source of this.lagSources) {
         for (const reading of source()) result.observe(reading.lag, { service: reading.group, topic: reading.topic });
@@ -231,6 +238,25 @@ export class NavigationMetrics {
    */
   selfHealBetween(tenantId: string, before: SelfHealCounts, after: SelfHealCounts): void {
     this.selfHeal(tenantId, after.selfHeals - before.selfHeals, after.selfHealFailures - before.selfHealFailures);
+  }
+
+  /** An operator marked a deviation of `detector` as a false positive. */
+  falsePositiveMarked(tenantId: string, detector: string): void {
+    if (!this.enabled) return;
+    this.falsePositives.add(1, { tenant: tenantId, detector });
+  }
+
+  /**
+   * The tenant's false-positive share per detector now (replaces what was reported before; detectors
+   * without deviations are left out). Bounded by `maxTrackedAgents` tenants.
+   */
+  falsePositiveShares(tenantId: string, shares: ReadonlyArray<{ readonly detector: string; readonly deviations: number; readonly falsePositiveShare: number }>): void {
+    if (!this.enabled) return;
+    if (!this.falsePositiveShareByTenant.has(tenantId) && this.falsePositiveShareByTenant.size >= this.maxTrackedAgents) {
+      const oldest = this.falsePositiveShareByTenant.keys().next();
+      if (!oldest.done) this.falsePositiveShareByTenant.delete(oldest.value);
+    }
+    this.falsePositiveShareByTenant.set(tenantId, new Map(shares.filter((s) => s.deviations > 0).map((s) => [s.detector, s.falsePositiveShare])));
   }
 
   /** A message dead-lettered from `topic` (the source topic, without `.dlq`). */

@@ -83,10 +83,10 @@ export async function startGatewayService(options: GatewayServiceOptions): Promi
   });
   const sessions = options.operations ? (options.operations.sessions ?? new SessionBook()) : undefined;
   const authenticator = options.authenticator;
-  // A key typed into the dashboard's login form: every gateway key may act (no viewer keys yet).
+  // A key typed into the dashboard's login form: an operator key may act, a viewer key only reads.
   const verifyKey = async (key: string): Promise<TenantContext | undefined> => {
     const tenant = await authenticator.resolve(key);
-    return tenant && { tenantId: tenant.tenantId, operator: true, local: tenant.local };
+    return tenant && { tenantId: tenant.tenantId, operator: tenant.role === 'operator', local: tenant.local };
   };
   const gateway = GatewayModule.forRoot({ authenticator, correctionLog: options.correctionLog, options: options.options, history: options.operations?.store });
   const operations = options.operations ? [OperationsHttpModule.forRoot({ store: options.operations.store, bus: options.bus, policies: policyBook, sessions, verifyKey })] : [];

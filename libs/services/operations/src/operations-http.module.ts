@@ -8,6 +8,7 @@ import type { Bus } from '@wayfinder/bus';
 import type { HistoryStore } from '@wayfinder/history';
 import type { PolicyBook } from '@wayfinder/service-core';
 import { DashboardController, type VerifyKey } from './dashboard.controller';
+import { FalsePositiveShares } from './false-positive-shares';
 import { OperationsController } from './operations.controllers';
 import { SessionBook } from './session-book';
 import { HISTORY_STORE, OPERATIONS_BUS, OPERATIONS_POLICIES, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
@@ -31,6 +32,7 @@ export class OperationsHttpModule {
       module: OperationsHttpModule,
       controllers: [OperationsController, DashboardController],
       providers: [
+        { provide: FalsePositiveShares, useFactory: (store: HistoryStore) => new FalsePositiveShares(store), inject: [HISTORY_STORE] },
         { provide: OPERATIONS_SESSIONS, useValue: deps.sessions ?? new SessionBook() },
         ...(deps.verifyKey ? [{ provide: OPERATIONS_VERIFY_KEY, useValue: deps.verifyKey }] : []),
         { provide: HISTORY_STORE, useValue: deps.store },

@@ -7,6 +7,7 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/c
 import type { Bus } from '@wayfinder/bus';
 import type { PolicyBook } from '@wayfinder/service-core';
 import type { FalsePositiveRecord, HistoryStore } from '@wayfinder/history';
+import { FalsePositiveShares } from './false-positive-shares';
 import { agentTimeline, fleetView, isAgentState, listAgents, listEscalations } from './history-queries';
 import { httpError } from './http-errors';
 import { suppressionOf } from './suppression';
@@ -21,6 +22,7 @@ export class OperationsController {
     @Inject(HISTORY_STORE) private readonly store: HistoryStore,
     @Inject(OPERATIONS_BUS) private readonly bus: Bus,
     @Inject(OPERATIONS_POLICIES) private readonly policies: PolicyBook,
+    private readonly shares: FalsePositiveShares,
   ) {}
 
   @Get('agents')
@@ -63,6 +65,7 @@ export class OperationsController {
     await this.store.append([mark]);
     const marks = (await this.store.agentHistory(tenant.tenantId, deviation.agentId, { kinds: ['false-positive'] })) as FalsePositiveRecord[];
     await this.bus.publish('wayfinder.suppressions.v1', [suppressionOf(tenant.tenantId, deviation.agentId, marks, now)]);
+    await this.shares.marked(tenant.tenantId, deviation.detector);
     return { markedFalsePositive: true, until: mark.until, pattern: { detector: mark.detector, tool: mark.tool, argsHash: mark.argsHash } };
   }
 }

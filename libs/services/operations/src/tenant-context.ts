@@ -40,5 +40,5 @@ export function tenantOfRequest(request: RequestWithTenant): TenantContext {
 export const Tenant = createParamDecorator((_: unknown, ctx: ExecutionContext): TenantContext => tenantOfRequest(ctx.switchToHttp().getRequest<RequestWithTenant>()));
 
 export function requireOperator(tenant: TenantContext): void {
-  if (!tenant.operator) throw new HttpException({ error: 'this needs an operator key' }, 403);
+  if (!tenant.operator) throw new HttpException({ error: 'this key has the viewer role: it may only read; this needs an operator key', field: 'role' }, 403);
 }

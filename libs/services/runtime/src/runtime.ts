@@ -14,7 +14,7 @@ import { Module, type DynamicModule, type INestMicroservice, type LoggerService,
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
-import { BusTransport, FusedBus, InProcessBus, InProcessEdges, KafkaBus, type Bus, type DependencyGate, type RetryPolicy } from '@wayfinder/bus';
+import { BusTransport, FusedBus, HandlerErrorFilter, InProcessBus, InProcessEdges, KafkaBus, type Bus, type DependencyGate, type RetryPolicy } from '@wayfinder/bus';
 import { kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { embedderChoices, PROFILES } from '@wayfinder/detection';
 import { HashingEmbedder } from '@wayfinder/embeddings';
@@ -350,6 +350,7 @@ async function start(
         strategy: new BusTransport(serviceBus, { groupId: serviceGroupId(config, service), maxBatchSize: 1_000, stopBusOnClose: false, instanceId }),
         logger: options.logger ?? ['error', 'warn'],
       });
+      created.useGlobalFilters(new HandlerErrorFilter());
       apps.push(created);
       await created.listen();
     }

@@ -67,6 +67,10 @@ beforeAll(async () => {
   await bus.stop();
 
   navigationMetrics().observeConsumerLag(() => [{ group: 'wayfinder.detector-worker', topic: 'wayfinder.localized.v1', lag: 42 }]);
+  // An operator marks one of acme's error_repeat deviations a false positive (the operations module does this).
+  const marked = pipeline.published.deviations.filter((d) => d.tenantId === 'acme' && d.detector === 'error_repeat').length;
+  navigationMetrics().falsePositiveMarked('acme', 'error_repeat');
+  navigationMetrics().falsePositiveShares('acme', [{ detector: 'error_repeat', deviations: marked, falsePositiveShare: 1 / marked }]);
   await telemetry.flush();
   const latest = exporter.getMetrics().at(-1)!;
   metrics = new Map(latest.scopeMetrics.flatMap((s) => s.metrics).map((m) => [m.descriptor.name, m]));

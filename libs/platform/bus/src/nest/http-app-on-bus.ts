@@ -5,6 +5,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { Bus } from '../bus';
+import { HandlerErrorFilter } from './handler-error.filter';
 import { BusTransport } from './bus.transport';
 
 export interface HttpAppOnBusOptions {
@@ -26,9 +27,11 @@ export interface ListeningHttpApp {
 }
 
 export async function listenOnBus(app: INestApplication, options: HttpAppOnBusOptions): Promise<ListeningHttpApp> {
-  app.connectMicroservice<MicroserviceOptions>({
-    strategy: new BusTransport(options.bus, { groupId: options.groupId, stopBusOnClose: options.stopBusOnClose, instanceId: options.instanceId }),
-  });
+  app
+    .connectMicroservice<MicroserviceOptions>({
+      strategy: new BusTransport(options.bus, { groupId: options.groupId, stopBusOnClose: options.stopBusOnClose, instanceId: options.instanceId }),
+    })
+    .useGlobalFilters(new HandlerErrorFilter());
   app.enableShutdownHooks();
   await app.startAllMicroservices();
   const host = options.host ?? '127.0.0.1';

@@ -8,6 +8,8 @@
  * are not refused without a tenant: they render the login form. A route family marked `@KeyInHeader(name)`
  * (the LLM proxy, whose `Authorization` belongs to the upstream) takes its key from that header instead
  * and never reads `Authorization`.
+ * A viewer key (or a viewer's session) only reads: any other method than GET/HEAD → 403 naming the role
+ * (the dashboard's login form aside).
  */
 import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
@@ -44,11 +46,11 @@ export class TenantGuard implements CanActivate {
       const session = header === undefined ? this.sessions?.tenantOfCookie(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined) : undefined;
       if (session) {
         if (asked !== undefined && asked !== session.tenantId && !session.local) throw forbidden(`this session belongs to another tenant than ${asked}`, 'tenantId');
-        req.wayfinderTenant = { tenantId: session.tenantId, local: session.local === true, keyId: 'session', operator: session.operator };
-        return true;
+        req.wayfinderTenant = { tenantId: session.tenantId, local: session.local === true, keyId: 'session', role: session.operator ? 'operator' : 'viewer', operator: session.operator };
+        return readOnlyCheck(req, context);
       }
       if (header === undefined && (await this.auth.localMode())) {
-        req.wayfinderTenant = { tenantId: (asked as string | undefined) ?? LOCAL_TENANT, local: true, keyId: 'local', operator: true };
+        req.wayfinderTenant = { tenantId: (asked as string | undefined) ?? LOCAL_TENANT, local: true, keyId: 'local', role: 'operator', operator: true };
         return true;
       }
       // The dashboard's pages answer the login form themselves when there is no tenant.
@@ -58,8 +60,8 @@ export class TenantGuard implements CanActivate {
     const tenant = await this.auth.resolve(match[1]);
     if (!tenant) throw new ApiError(401, { error: 'unknown or revoked API key' });
     if (asked !== undefined && asked !== tenant.tenantId) throw forbidden(`this key belongs to another tenant than ${asked}`, 'tenantId');
-    req.wayfinderTenant = { ...tenant, operator: true };
-    return true;
+    req.wayfinderTenant = { ...tenant, operator: tenant.role === 'operator' };
+    return readOnlyCheck(req, context);
   }
 
   private async fromKeyHeader(req: TenantRequest, name: string, asked: string | undefined): Promise<boolean> {
@@ -83,6 +85,17 @@ export class TenantGuard implements CanActivate {
 /** `x-wayfinder-key` → `X-Wayfinder-Key`, as the error names it. */
 function headerName(name: string): string {
   return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/** A viewer reads: any other method is refused before the handler, naming the role (the login form excepted). */
+function readOnlyCheck(req: TenantRequest, context: ExecutionContext): true {
+  const tenant = req.wayfinderTenant;
+  const method = (req.method ?? 'GET').toUpperCase();
+  if (!tenant || tenant.operator || READ_METHODS.has(method) || context.getClass() === DashboardController) return true;
+  const path = (req.url ?? '').split('?')[0];
+  throw forbidden(`this key has the viewer role: it may only read; ${method} ${path} needs an operator key`, 'role');
 }
 
 /** The tenant the guard resolved for this request. */
