@@ -46,7 +46,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { parseTraceParent, TraceState, W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { BatchHandler, Bus, Delivered, PublishOptions, SubscribeOptions } from '@wayfinder/bus';
+import type { AssignmentListener, BatchHandler, Bus, Delivered, PublishOptions, SubscribeOptions } from '@wayfinder/bus';
 import type { PayloadOf, TopicName } from '@wayfinder/contracts';
 
 export const TRACER_NAME = '@wayfinder/telemetry';
@@ -205,6 +205,10 @@ export class TracedBus implements Bus {
     this.sampleBelow = ratio * 0x1_0000_0000;
     this.maxLinks = options.maxLinks ?? 128;
     this.propagateAll = options.propagation === 'all';
+  }
+
+  onAssignment(listener: AssignmentListener): void {
+    this.inner.onAssignment?.(listener);
   }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options: PublishOptions = {}): Promise<void> {

@@ -173,7 +173,7 @@ async function start(
       // keep the process busy while one batch waits on the broker or Redis.
       partitionsConsumedConcurrently: 4,
     });
-  const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs };
+  const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs, groupIdOf: (service) => serviceGroupId(config, service as ServiceName) };
   const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }];
   const checks: Record<string, HealthCheck> = {};
   let history: HistoryStore;
