@@ -145,7 +145,7 @@ export class ConstraintRulesDetector implements StepDetector {
     const known = [...(map?.constraints ?? []).map((c) => c.text), ...state.feedback].map(normalized);
     if (known.includes(normalized(clean))) return;
     // A new array of the exact length: a pushed-to one reserves room for 16 more.
-    state.feedback = [...state.feedback, clean];
+    state.feedback = state.feedback.concat(clean);
     if (state.feedback.length > MAX_FEEDBACK) state.feedback.shift();
   }
 

@@ -60,7 +60,7 @@ export class VerificationRepeatDetector implements StepDetector {
     if (state.size > MAX_MILESTONES) state.delete(state.keys().next().value as string);
     record.failures += 1;
     // A new array of the exact length: a pushed-to one reserves room for 16 more.
-    record.attempts = [...record.attempts.slice(1 - MAX_ATTEMPTS), { seq: step.seq, evidence: (evidence ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_EVIDENCE) }];
+    record.attempts = record.attempts.slice(1 - MAX_ATTEMPTS).concat({ seq: step.seq, evidence: (evidence ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_EVIDENCE) });
     const { failures, attempts } = record;
     if (failures < settings.failures || failures % settings.failures !== 0) return [];
     const shown = attempts.map((a): JsonValue => ({ seq: a.seq, evidence: a.evidence }));
