@@ -11,3 +11,4 @@ export * from './anchor-change';
 export * from './delegation';
 export * from './otlp';
 export * from './keys';
+export * from './hash';

@@ -103,6 +103,15 @@ const correctionBase = {
   reason: z.string().max(4096),
 };
 
+/**
+ * The id of the checkpoint taken when an agent completes `milestoneId` at step `seq`: the correction
+ * engine names it in a rollback and the memory service pushes it on the agent's stack, so both compute it
+ * here (issue 14) and a rollback always names a checkpoint memory holds.
+ */
+export function checkpointId(taskId: string, milestoneId: string, seq: number): string {
+  return `cp:${taskId}:${milestoneId}:${seq}`;
+}
+
 export const Correction = z.discriminatedUnion('action', [
   z.object({ ...correctionBase, action: z.literal('hint'), hint: z.object({ text: z.string().max(8192) }) }),
   z.object({

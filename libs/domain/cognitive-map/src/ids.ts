@@ -2,16 +2,11 @@
  * Stable ids for parsed milestones and anchors: deterministic from the text, so re-parsing the same goal
  * yields the same map (consumers key checkpoints and memories on milestone ids).
  */
-import { MAX_ID_LENGTH } from '@wayfinder/contracts';
+import { fnv1a32, MAX_ID_LENGTH } from '@wayfinder/contracts';
 
 /** FNV-1a (32 bit) as 6 base-36 characters: short, stable across runs and platforms, no crypto needed. */
 export function shortHash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(36).padStart(7, '0').slice(-6);
+  return fnv1a32(text).toString(36).padStart(7, '0').slice(-6);
 }
 
 const SLUG_WORDS = 5;

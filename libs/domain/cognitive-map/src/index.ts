@@ -18,6 +18,8 @@ export {
   type AnchorTally,
 } from './anchor-progress';
 export { Localizer, type LocalizerOptions, type LocalizerSnapshot } from './localizer';
+export { InMemoryMapStore, isNewerMap, mapReplaces, type MapStore } from './map-store.port';
+export { PendingSteps, routeStep, type PendingStepsOptions, type StepRoute, type StepRouteFacts } from './pending-steps';
 export { renderGoalBoard, renderState, renderAnchor, type StateInput } from './rendering';
 export { stepText, argsText, type StepTextPart } from './step-text';
 export { shortHash, slugify, stableId } from './ids';

@@ -11,6 +11,7 @@
 import {
   CORRECTION_SCHEMA,
   ESCALATION_SCHEMA,
+  checkpointId,
   type CognitiveMap,
   type Correction,
   type Deviation,
@@ -93,7 +94,7 @@ export class CorrectionEngine {
     agent.lastStepSeq = step.seq;
     if (position && position.completed.length > (agent.checkpoint?.completed ?? 0)) {
       const milestoneId = position.completed[position.completed.length - 1];
-      agent.checkpoint = { id: `cp:${step.taskId}:${milestoneId}:${step.seq}`, milestoneId, seq: step.seq, completed: position.completed.length };
+      agent.checkpoint = { id: checkpointId(step.taskId, milestoneId, step.seq), milestoneId, seq: step.seq, completed: position.completed.length };
     }
     const window = ctx.policy.correction.selfHealWindow;
     const open: SelfHealWatch[] = [];

@@ -5,6 +5,7 @@ export { PROFILES, DEFAULT_PROFILE } from './policy/profiles';
 export { resolvePolicy, applyOverlay } from './policy/resolve';
 export { validatePolicy, type PolicyValidation } from './policy/validate';
 export { compilePolicy, type CompiledPolicy } from './policy/compiled-policy';
+export { PolicyBook } from './policy/policy-book';
 export { argsHash, resultHash, errorHash, isErrorOutcome, isUnknownToolOutcome, type OutcomeLike } from './fingerprint/fingerprint';
 export { normalizeText, normalizeValue, canonicalJson, VOLATILE_KEYS, type NormalizeOptions } from './fingerprint/normalize';
 export { hash32, hashHex } from './fingerprint/hash';

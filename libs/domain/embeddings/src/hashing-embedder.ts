@@ -3,6 +3,7 @@
  * trigrams, with CJK text segmented into character unigrams and bigrams. Deterministic, no model, no
  * global cache, fast enough for the detector hot path. Thresholds in policies are calibrated for it.
  */
+import { FNV1A_OFFSET_BASIS, fnv1aStep } from '@wayfinder/contracts';
 import { normalize, type SyncEmbedder } from './embedder';
 
 export interface HashingEmbedderOptions {
@@ -18,8 +19,6 @@ const TRIGRAM_WEIGHT = 0.25;
 const CJK_UNIGRAM_WEIGHT = 0.6;
 const CJK_BIGRAM_WEIGHT = 1;
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 
 function isCjk(code: number): boolean {
   return (
@@ -72,7 +71,7 @@ export class HashingEmbedder implements SyncEmbedder {
     while (i < n) {
       const code = source.charCodeAt(i);
       if (isCjk(code)) {
-        this.add(vector, Math.imul(code ^ 0x5bd1e995, FNV_PRIME), CJK_UNIGRAM_WEIGHT);
+        this.add(vector, fnv1aStep(0x5bd1e995, code), CJK_UNIGRAM_WEIGHT);
         if (previousCjk >= 0) this.add(vector, Math.imul((previousCjk * 65599) ^ code, 0x2c1b3c6d) ^ 0x27d4eb2f, CJK_BIGRAM_WEIGHT);
         previousCjk = code;
         previousWord = 0;
@@ -87,11 +86,11 @@ export class HashingEmbedder implements SyncEmbedder {
         continue;
       }
       const start = i;
-      let h = FNV_OFFSET;
+      let h = FNV1A_OFFSET_BASIS;
       while (i < n) {
         const c = source.charCodeAt(i);
         if (isCjk(c) || !isWordChar(c)) break;
-        h = Math.imul(h ^ c, FNV_PRIME);
+        h = fnv1aStep(h, c);
         i++;
       }
       this.add(vector, h, WORD_WEIGHT);
@@ -110,11 +109,7 @@ export class HashingEmbedder implements SyncEmbedder {
       const a = j < start ? 35 : source.charCodeAt(j);
       const b = source.charCodeAt(j + 1);
       const c = j + 2 === end ? 35 : source.charCodeAt(j + 2);
-      let h = 0x3c6ef372;
-      h = Math.imul(h ^ a, FNV_PRIME);
-      h = Math.imul(h ^ b, FNV_PRIME);
-      h = Math.imul(h ^ c, FNV_PRIME);
-      this.add(vector, h, TRIGRAM_WEIGHT);
+      this.add(vector, fnv1aStep(fnv1aStep(fnv1aStep(0x3c6ef372, a), b), c), TRIGRAM_WEIGHT);
     }
   }
 

@@ -5,7 +5,7 @@
  * token of its own (derived from its event id), so the detectors' fingerprints (`argsHash` over the
  * canonical args, `resultHash` over the normalized outcome) never see two unknown calls as a repeat.
  */
-import type { JsonValue } from '@wayfinder/contracts';
+import { FNV1A_OFFSET_BASIS, fnv1aStep, type JsonValue } from '@wayfinder/contracts';
 
 export const REDACTED_MARKER = '__REDACTED__';
 /** The key that carries an unknown's token in args and content, and lists unknown fields in attributes. */
@@ -51,14 +51,17 @@ export function unknownContent(eventId: string): Record<string, JsonValue> {
   return { [UNKNOWN_KEY]: unknownToken(eventId, 'content') };
 }
 
-/** FNV-1a over UTF-16 code units, 64 bits as two 32-bit halves (no BigInt on the hot path). */
+/**
+ * 64 bits as two 32-bit lanes (no BigInt on the hot path): the first is plain FNV-1a, the second FNV-1a
+ * rounds from another basis with the first lane's high half mixed into each code unit.
+ */
 export function fnv1a64Hex(text: string): string {
-  let h1 = 0x811c9dc5;
+  let h1 = FNV1A_OFFSET_BASIS;
   let h2 = 0xcbf29ce4;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
-    h2 = Math.imul(h2 ^ c ^ (h1 >>> 16), 0x01000193) >>> 0;
+    h1 = fnv1aStep(h1, c) >>> 0;
+    h2 = fnv1aStep(h2, c ^ (h1 >>> 16)) >>> 0;
   }
   return h1.toString(16).padStart(8, '0') + h2.toString(16).padStart(8, '0');
 }

@@ -4,6 +4,7 @@
  * `./testing` (not exported here, so production code never loads jest globals).
  */
 export * from './charter';
+export * from './agent-trail';
 export * from './working-memory.port';
 export { InMemoryWorkingMemory } from './in-memory-working-memory';
 export type { InMemoryWorkingMemoryOptions } from './in-memory-working-memory';

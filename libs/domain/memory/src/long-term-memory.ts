@@ -4,6 +4,7 @@
  * assembly. The id of a memory is derived from its tenant-local content, so remembering the same thing
  * twice (a redelivered event) updates one point instead of adding a duplicate.
  */
+import { FNV1A_OFFSET_BASIS, fnv1a32Hex } from '@wayfinder/contracts';
 import type { Embedder } from '@wayfinder/embeddings';
 import type { RelevantMemory } from './context-assembly';
 import type { VectorStore } from './vector-store.port';
@@ -85,15 +86,7 @@ export class LongTermMemory {
 }
 
 /** FNV-1a twice (two bases) → 16 hex chars: a stable, tenant-local point id. */
-function memoryId(parts: readonly string[]): string {
+export function memoryId(parts: readonly string[]): string {
   const text = parts.join('\u0000');
-  const hash = (basis: number) => {
-    let h = basis >>> 0;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193) >>> 0;
-    }
-    return h.toString(16).padStart(8, '0');
-  };
-  return `mem-${hash(0x811c9dc5)}${hash(0x050c5d1f)}`;
+  return `mem-${fnv1a32Hex(text, FNV1A_OFFSET_BASIS)}${fnv1a32Hex(text, 0x050c5d1f)}`;
 }

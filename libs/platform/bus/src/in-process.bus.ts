@@ -10,7 +10,7 @@
  * letter that no group reads is reported through `onUnreadDeadLetter` (stderr by default) rather than
  * vanish. Several InProcessBus clients may share one InProcessBroker, like processes sharing a cluster.
  */
-import { DLQ_HEADERS, DLQ_SUFFIX, dlqTopicOf, keyOf, TOPICS, type PayloadOf, type TopicName } from '@wayfinder/contracts';
+import { DLQ_HEADERS, DLQ_SUFFIX, dlqTopicOf, fnv1a32, keyOf, TOPICS, type PayloadOf, type TopicName } from '@wayfinder/contracts';
 import {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_RETRY_POLICY,
@@ -278,12 +278,7 @@ class GroupQueue {
 
 /** FNV-1a: stable across runs, so a key always lands on the same partition. */
 export function partitionOf(key: string, partitions: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    hash ^= key.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) % partitions;
+  return fnv1a32(key) % partitions;
 }
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {

@@ -3,6 +3,7 @@
  * the stored one (checked atomically in a script, so two task-parsers cannot regress a map).
  */
 import type { Redis } from 'ioredis';
+import type { MapStore } from '@wayfinder/cognitive-map';
 import { CognitiveMap } from '@wayfinder/contracts';
 import { tenantKey } from './keys';
 
@@ -21,8 +22,8 @@ export interface RedisMapStoreOptions {
   namespace?: string;
 }
 
-/** Implements MapStore of @wayfinder/service-core (structurally: platform libs do not import services). */
-export class RedisMapStore {
+/** The MapStore port of @wayfinder/cognitive-map; the version rule (`mapReplaces`) in the script. */
+export class RedisMapStore implements MapStore {
   private readonly ttlMs: number;
   private readonly namespace: string;
 

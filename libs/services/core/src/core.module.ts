@@ -5,9 +5,9 @@
  */
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import type { Bus } from '@wayfinder/bus';
+import type { MapStore } from '@wayfinder/cognitive-map';
+import type { PolicyBook } from '@wayfinder/detection';
 import type { PrefetchingVectorSource, SyncEmbedder } from '@wayfinder/embeddings';
-import type { MapStore } from './map-store';
-import type { PolicyBook } from './policy-book';
 import { BUS, EMBEDDER, MAP_STORE, POLICY_BOOK, VECTORS } from './tokens';
 
 export interface CoreDependencies {

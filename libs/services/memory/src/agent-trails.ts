@@ -1,37 +1,15 @@
 /**
- * What the memory service remembers about each agent it has seen: the last position, anchor progress
+ * What the memory service remembers about each agent it has seen (an AgentTrail of @wayfinder/memory, whose
+ * rules decide what it changes): the last position, anchor progress
  * (for the goal board), the current conclusion and references (for STATE), the reason of the last failed
  * attempt, the milestones already checkpointed, and a short operation log for context assembly. It is
  * durable per-agent state (DESIGN §7, an AgentStateHolder: one document per agent, its tasks' trails),
  * written back after each batch and restored after a restart, a partition move or an eviction. Without a
  * store (embedded mode) it is bounded here: the least recently seen agents are forgotten first.
  */
-import type { Position } from '@wayfinder/contracts';
-import type { AnchorProgress } from '@wayfinder/cognitive-map';
-import type { AgentScope, OperationLogEntry } from '@wayfinder/memory';
+import { newTrail, type AgentScope, type AgentTrail } from '@wayfinder/memory';
 import { compositeKey, type AgentStateHolder } from '@wayfinder/service-core';
 
-export interface AgentTrail {
-  runId: string | undefined;
-  /** The last step applied in this run: redelivered steps at or below it change nothing. */
-  lastSeq: number;
-  position?: Position;
-  anchors?: AnchorProgress;
-  conclusion?: string;
-  references: string[];
-  lastFailure?: string;
-  /** Milestones a checkpoint was pushed for (or found on the stack). */
-  checkpointed: Set<string>;
-  /** The STATE text last written, so an unchanged STATE costs no write. */
-  lastStateText?: string;
-  /** When this process last re-wrote the agent's entries to keep them from expiring (ms). */
-  keptAliveAt?: number;
-  /** Oldest first, at most MAX_LOG entries. */
-  log: OperationLogEntry[];
-}
-
-export const MAX_LOG = 60;
-export const MAX_REFERENCES = 8;
 const DEFAULT_MAX_AGENTS = 50_000;
 
 const STATE_VERSION = 1;
@@ -60,7 +38,7 @@ export class AgentTrails implements AgentStateHolder {
     const key = compositeKey(scope.tenantId, scope.agentId);
     let tasks = this.agents.get(key);
     let trail = tasks?.get(scope.taskId);
-    if (!trail) trail = { runId: undefined, lastSeq: -1, references: [], checkpointed: new Set(await seed()), log: [] };
+    if (!trail) trail = newTrail(await seed());
     tasks = this.agents.get(key) ?? new Map();
     this.agents.delete(key); // re-inserted: most recently seen last
     this.agents.set(key, tasks);
@@ -88,15 +66,4 @@ export class AgentTrails implements AgentStateHolder {
   forgetAgent(tenantId: string, agentId: string): void {
     this.agents.delete(compositeKey(tenantId, agentId));
   }
-}
-
-export function appendLog(trail: AgentTrail, entry: OperationLogEntry): void {
-  trail.log.push(entry);
-  if (trail.log.length > MAX_LOG) trail.log.splice(0, trail.log.length - MAX_LOG);
-}
-
-export function addReference(trail: AgentTrail, reference: string): void {
-  if (trail.references.includes(reference)) return;
-  trail.references.push(reference);
-  if (trail.references.length > MAX_REFERENCES) trail.references.shift();
 }

@@ -7,7 +7,7 @@ export * from './tokens';
 export * from './memory-stores';
 export { MemoryServiceModule } from './memory-service.module';
 export { MemoryEventsHandler } from './memory-events.handler';
-export { MemoryRecorder, mergeCharter, withFailure, type MemoryRecorderOptions } from './memory-recorder';
+export { MemoryRecorder, type MemoryRecorderOptions } from './memory-recorder';
 export { AgentContextReader, type AgentContext } from './agent-context';
 export { startMemoryService, type MemoryServiceOptions, type RunningMemoryService } from './start-memory-service';
 export * from './tenant-key.guard';

@@ -5,8 +5,8 @@
  * several instances see the map. Redis in distributed mode (`RedisHeldSteps` of @wayfinder/redis),
  * in memory in embedded mode.
  */
+import { PendingSteps } from '@wayfinder/cognitive-map';
 import type { StepEvent } from '@wayfinder/contracts';
-import { PendingSteps } from './pending-steps';
 
 export interface HeldStepStore {
   /** Holds the steps, in order; resolves to the oldest steps pushed out by the bound (localize them now). */

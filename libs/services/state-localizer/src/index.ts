@@ -1,5 +1,5 @@
 export * from './state-localizer.module';
 export * from './step.handler';
-export * from './pending-steps';
+export { PendingSteps, type PendingStepsOptions } from '@wayfinder/cognitive-map';
 export * from './held-steps.store';
 export * from './localizer-states';

@@ -9,7 +9,7 @@ import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModu
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { ANCHOR_CHANGE_SCHEMA, LOCALIZED_SCHEMA, type AnchorChange, type CognitiveMap, type LocalizedStep, type Position, type StepEvent } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
-import { proposeAnchorChanges } from '@wayfinder/cognitive-map';
+import { proposeAnchorChanges, routeStep } from '@wayfinder/cognitive-map';
 import type { SyncEmbedder } from '@wayfinder/embeddings';
 import {
   AGENT_STATE_STORES,
@@ -128,10 +128,15 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
         const hold: StepEvent[] = [];
         steps.forEach((step, i) => {
           const map = maps[i] ?? this.maps.peek(step.tenantId, step.taskId);
-          const waiting = this.holding.has(holdKey(step));
-          if (this.localizers.isDuplicate(step)) this.duplicate(step);
-          else if (map && !waiting) out.push(this.localize(step, map));
-          else if (!map && !waiting && this.mapless.has(taskKey(step.tenantId, step.taskId))) out.push(unknown(step)); // no map is coming
+          const route = routeStep({
+            duplicate: this.localizers.isDuplicate(step),
+            hasMap: map !== undefined,
+            agentWaiting: this.holding.has(holdKey(step)),
+            taskMapless: this.mapless.has(taskKey(step.tenantId, step.taskId)),
+          });
+          if (route === 'duplicate') this.duplicate(step);
+          else if (route === 'localize' && map) out.push(this.localize(step, map));
+          else if (route === 'unknown') out.push(unknown(step)); // no map is coming
           else {
             hold.push(step);
             this.holding.add(holdKey(step));

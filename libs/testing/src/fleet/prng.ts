@@ -3,6 +3,8 @@
  * version, which Math.random cannot promise. Each agent draws from its own stream, so adding an agent
  * does not change what the others do.
  */
+import { FNV1A_OFFSET_BASIS, fnv1a32 } from '@wayfinder/contracts';
+
 export class Prng {
   private state: number;
 
@@ -64,10 +66,5 @@ export class Prng {
 
 /** A stable 32-bit seed for a sub-stream (agent, tenant) of a fleet seed. */
 export function deriveSeed(seed: number, label: string): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = 0; i < label.length; i++) {
-    h ^= label.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
+  return fnv1a32(label, FNV1A_OFFSET_BASIS ^ seed);
 }

@@ -2,9 +2,10 @@
  * Fast, portable, non-cryptographic string hashes for fingerprints (no node:crypto: domain libs run
  * anywhere). 32-bit FNV-1a with a murmur finalizer; collisions inside a 30-record window are negligible.
  */
-export function hash32(text: string, seed = 0x811c9dc5): number {
-  let h = seed | 0;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+import { FNV1A_OFFSET_BASIS, fnv1a32 } from '@wayfinder/contracts';
+
+export function hash32(text: string, seed = FNV1A_OFFSET_BASIS): number {
+  let h = fnv1a32(text, seed) | 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

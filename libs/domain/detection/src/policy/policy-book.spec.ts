@@ -1,4 +1,4 @@
-// The policy book resolves agent → task → tenant → profile, applies a new tenant policy live, keeps
+// The policy book (pure, @wayfinder/detection) resolves agent → task → tenant → profile, applies a new tenant policy live, keeps
 // tenants apart, and shares one resolved policy among the agents that have no override of their own.
 import { POLICY_SCHEMA, type TenantPolicy } from '@wayfinder/contracts';
 import { PolicyBook } from './policy-book';

@@ -1,5 +1,5 @@
 import type { CognitiveMap } from '@wayfinder/contracts';
-import { InMemoryMapStore } from './map-store';
+import { InMemoryMapStore } from '@wayfinder/cognitive-map';
 import { MapCache, MISSING_MAP_TTL_MS } from './map-cache';
 
 function map(tenantId: string, taskId: string, version: number): CognitiveMap {

@@ -4,7 +4,7 @@
  * and not when ids contain the separators (':', '%', '{', NUL) that would make naive composite keys collide.
  */
 import type { CognitiveMap } from '@wayfinder/contracts';
-import type { MapStore } from './map-store';
+import type { MapStore } from './map-store.port';
 
 function mapOf(tenantId: string, taskId: string, version: number, goal = `goal of ${taskId} v${version}`): CognitiveMap {
   return {

@@ -1,4 +1,4 @@
-import { InMemoryMapStore } from './map-store';
+import { InMemoryMapStore } from './map-store.port';
 import { mapStoreContract } from './map-store.contract';
 
 mapStoreContract('InMemoryMapStore', () => new InMemoryMapStore(), 'mem');

@@ -2,9 +2,8 @@
 import { Controller, Inject, Logger } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import type { TenantPolicy } from '@wayfinder/contracts';
-import { validatePolicy } from '@wayfinder/detection';
-import type { PolicyBook } from './policy-book';
-import { POLICY_BOOK } from './tokens';
+import { validatePolicy, type PolicyBook } from '@wayfinder/detection';
+import { POLICY_BOOK } from '../tokens';
 
 @Controller()
 export class PoliciesHandler {

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
-import { RedisMapStore } from '@wayfinder/redis';
-import { mapStoreContract } from './map-store.contract';
+import { mapStoreContract } from '@wayfinder/cognitive-map/testing';
+import { RedisMapStore } from './redis-map-store';
 
 const run = `${process.pid}-${Date.now()}`;
 const redis = new Redis(process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });

@@ -1,7 +1,4 @@
 /**
- * (A project of its own, tagged type:service: these tests wire the service handlers, which the
- * type:platform telemetry lib may not import.)
- *
  * Test wiring: the four service handlers connected by a synchronous in-memory router standing in for the
  * bus, so a replayed scenario runs deterministically through the real handler code (and the telemetry
  * calls in it). The correction engine sees each localized step before the deviations it triggered, as

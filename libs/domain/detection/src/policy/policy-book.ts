@@ -3,9 +3,11 @@
  * order of DESIGN §6: agent override → task override → tenant policy → built-in profile. Resolved
  * policies are cached per (tenant, overridden task, overridden agent) and dropped when the tenant publishes a new policy, so a
  * change applies live to the next step. One tenant's policy never applies to another tenant's agents.
+ * Pure: the services feed it from the policies topic (PoliciesHandler of @wayfinder/service-core).
  */
 import { compositeKey, type CognitiveMap, type PolicySettings, type ProfileName, type StepEvent, type TenantPolicy } from '@wayfinder/contracts';
-import { resolvePolicy, type DetectionContext } from '@wayfinder/detection';
+import type { DetectionContext } from '../types';
+import { resolvePolicy } from './resolve';
 
 export class PolicyBook {
   private readonly tenants = new Map<string, TenantPolicy>();

@@ -3,8 +3,8 @@
  * A task without a map is remembered as missing for a short while, so a fleet running without TaskSpecs
  * does not cost one store round trip per step.
  */
+import { isNewerMap, type MapStore } from '@wayfinder/cognitive-map';
 import { compositeKey, type CognitiveMap } from '@wayfinder/contracts';
-import type { MapStore } from './map-store';
 
 export const MISSING_MAP_TTL_MS = 2_000;
 
@@ -20,8 +20,7 @@ export class MapCache {
   /** Records a map from the topic; resolves to whether it was newer than the one known. */
   offer(map: CognitiveMap): boolean {
     const key = keyOf(map.tenantId, map.taskId);
-    const current = this.maps.get(key);
-    if (current && current.version >= map.version) return false;
+    if (!isNewerMap(this.maps.get(key), map)) return false;
     this.maps.set(key, map);
     this.missingUntil.delete(key);
     return true;

@@ -1,9 +1,37 @@
 /**
- * Steps that arrived before their task's map (DESIGN §3: never dropped). They are held per agent, in
- * arrival order, bounded: when an agent holds `maxPerAgent` steps, or a step waited `timeoutMs`, the
- * oldest are handed back to be localized as `unknown` rather than kept forever.
+ * Steps that arrived before their task's map (DESIGN §3: never dropped), and the rule that decides which
+ * steps wait (`routeStep`). They are held per agent, in arrival order, bounded: when an agent holds
+ * `maxPerAgent` steps, or a step waited `timeoutMs`, the oldest are handed back to be localized as
+ * `unknown` rather than kept forever. Pure: the state localizer keeps them durably (HeldStepStore) and
+ * calls these.
  */
 import { compositeKey, type StepEvent } from '@wayfinder/contracts';
+
+/** What becomes of a step that reaches the localizer. */
+export type StepRoute = 'duplicate' | 'localize' | 'unknown' | 'hold';
+
+export interface StepRouteFacts {
+  /** At or below the last step localized for its agent and run. */
+  readonly duplicate: boolean;
+  /** Its task's map is known. */
+  readonly hasMap: boolean;
+  /** Earlier steps of the same (tenant, task, agent) are held: this one waits behind them, in order. */
+  readonly agentWaiting: boolean;
+  /** Steps of its task already waited out the hold timeout: no map is coming. */
+  readonly taskMapless: boolean;
+}
+
+/**
+ * The hold-until-map rule: a duplicate is not localized twice; a step is localized when its map is known
+ * and no earlier step of its agent waits; localized as unknown at once when its task already timed out
+ * waiting; held otherwise (until the map comes or the timeout).
+ */
+export function routeStep(facts: StepRouteFacts): StepRoute {
+  if (facts.duplicate) return 'duplicate';
+  if (facts.agentWaiting) return 'hold';
+  if (facts.hasMap) return 'localize';
+  return facts.taskMapless ? 'unknown' : 'hold';
+}
 
 interface Held {
   step: StepEvent;

@@ -1,0 +1,139 @@
+/**
+ * The hashing embedder's vectors are persisted (Qdrant points, cached embeddings) and compared with new
+ * ones: the fold of its FNV-1a rounds into @wayfinder/contracts' fnv1aStep (issue 14) must not change a
+ * single float. The embedder as it was before the fold is kept here, verbatim, as the reference.
+ */
+import fc from 'fast-check';
+import { normalize } from './embedder';
+import { HashingEmbedder, type HashingEmbedderOptions } from './hashing-embedder';
+
+const WORD_WEIGHT = 1;
+const BIGRAM_WEIGHT = 0.7;
+const TRIGRAM_WEIGHT = 0.25;
+const CJK_UNIGRAM_WEIGHT = 0.6;
+const CJK_BIGRAM_WEIGHT = 1;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+function isCjk(code: number): boolean {
+  return (
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0x3040 && code <= 0x30ff) ||
+    (code >= 0xac00 && code <= 0xd7af) ||
+    (code >= 0xf900 && code <= 0xfaff)
+  );
+}
+
+function isWordChar(code: number): boolean {
+  if (code < 128) {
+    return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
+  }
+  // Letters and digits beyond ASCII (accented Latin, Cyrillic, Greek, …); punctuation ranges excluded.
+  return !(code >= 0x2000 && code <= 0x2bff) && !(code >= 0x3000 && code <= 0x303f) && !(code >= 0xff00 && code <= 0xff65) && code !== 0xa0;
+}
+
+class EmbedderBeforeTheFold {
+  readonly dimension: number;
+  private readonly maxChars: number;
+
+  constructor(options: HashingEmbedderOptions = {}) {
+    this.dimension = options.dimension ?? 256;
+    this.maxChars = options.maxChars ?? 8192;
+    if (!Number.isInteger(this.dimension) || this.dimension < 8) throw new Error('dimension must be an integer ≥ 8');
+  }
+
+  embedSync(text: string): Float32Array {
+    return this.embedInto(text, new Float32Array(this.dimension));
+  }
+
+  /** Embeds into a caller-owned vector of `dimension` floats (hot paths reuse one buffer). */
+  embedInto(text: string, vector: Float32Array): Float32Array {
+    vector.fill(0);
+    if (typeof text !== 'string' || text.length === 0) return vector;
+    const source = (text.length > this.maxChars ? text.slice(0, this.maxChars) : text).toLowerCase();
+    let previousWord = 0; // hash of the previous word, 0 when none (a bigram needs two words in a row)
+    let previousCjk = -1; // previous CJK char code, -1 when the previous char was not CJK
+    let i = 0;
+    const n = source.length;
+    while (i < n) {
+      const code = source.charCodeAt(i);
+      if (isCjk(code)) {
+        this.add(vector, Math.imul(code ^ 0x5bd1e995, FNV_PRIME), CJK_UNIGRAM_WEIGHT);
+        if (previousCjk >= 0) this.add(vector, Math.imul((previousCjk * 65599) ^ code, 0x2c1b3c6d) ^ 0x27d4eb2f, CJK_BIGRAM_WEIGHT);
+        previousCjk = code;
+        previousWord = 0;
+        i++;
+        continue;
+      }
+      previousCjk = -1;
+      if (!isWordChar(code)) {
+        // Whitespace keeps the word chain; sentence punctuation breaks it.
+        if (code !== 32 && code !== 9 && code !== 10 && code !== 13) previousWord = 0;
+        i++;
+        continue;
+      }
+      const start = i;
+      let h = FNV_OFFSET;
+      while (i < n) {
+        const c = source.charCodeAt(i);
+        if (isCjk(c) || !isWordChar(c)) break;
+        h = Math.imul(h ^ c, FNV_PRIME);
+        i++;
+      }
+      this.add(vector, h, WORD_WEIGHT);
+      if (previousWord !== 0) this.add(vector, Math.imul(previousWord ^ (h >>> 7), 0x9e3779b1) ^ h, BIGRAM_WEIGHT);
+      previousWord = h | 1;
+      this.addTrigrams(vector, source, start, i);
+    }
+    return normalize(vector);
+  }
+
+  /** Character trigrams of one word with boundary marks, so "search"/"searches" stay close. */
+  private addTrigrams(vector: Float32Array, source: string, start: number, end: number): void {
+    const len = end - start;
+    if (len < 3) return;
+    for (let j = start - 1; j + 2 <= end; j++) {
+      const a = j < start ? 35 : source.charCodeAt(j);
+      const b = source.charCodeAt(j + 1);
+      const c = j + 2 === end ? 35 : source.charCodeAt(j + 2);
+      let h = 0x3c6ef372;
+      h = Math.imul(h ^ a, FNV_PRIME);
+      h = Math.imul(h ^ b, FNV_PRIME);
+      h = Math.imul(h ^ c, FNV_PRIME);
+      this.add(vector, h, TRIGRAM_WEIGHT);
+    }
+  }
+
+  private add(vector: Float32Array, hash: number, weight: number): void {
+    // Final avalanche so nearby hashes spread over buckets; the top bit gives the sign.
+    let h = hash ^ (hash >>> 16);
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    const index = (h >>> 0) % this.dimension;
+    vector[index] += (h & 0x80000000) !== 0 ? -weight : weight;
+  }
+}
+
+const anyText = fc.oneof(
+  fc.string({ maxLength: 200 }),
+  fc.fullUnicodeString({ maxLength: 200 }),
+  fc.string16bits({ maxLength: 200 }),
+  fc.array(fc.constantFrom('search', 'the', 'docs', '检索', '文档', 'ü', '.', ' ', '\n', 'é', 'read_file', '123'), { maxLength: 40 }).map((w) => w.join(' ')),
+);
+
+describe('HashingEmbedder after the FNV-1a fold', () => {
+  it('gives the same vector as before on random texts, at two dimensions', () => {
+    for (const options of [{}, { dimension: 64, maxChars: 50 }] as HashingEmbedderOptions[]) {
+      const now = new HashingEmbedder(options);
+      const before = new EmbedderBeforeTheFold(options);
+      fc.assert(
+        fc.property(anyText, (text) => {
+          expect(Array.from(now.embedSync(text))).toEqual(Array.from(before.embedSync(text)));
+        }),
+        { numRuns: 400 },
+      );
+    }
+  });
+});
