@@ -71,7 +71,7 @@ export async function runWorkerMemoryBench(options: WorkerMemoryOptions, log: (l
       }
       log(`published ${published}/${total}`);
     }
-    await waitForCount(() => committedCount(admin, prefix + GROUP, prefix + LOCALIZED), total, 600_000, (n) => log(`processed ${n}/${total}; worker RSS ${mb(worker.rssBytes() ?? 0)} MB`)).catch((error: Error) => {
+    await waitForCount(() => committedCount(admin, prefix + GROUP, prefix + LOCALIZED), total, Math.max(600_000, total * 2), (n) => log(`processed ${n}/${total}; worker RSS ${mb(worker.rssBytes() ?? 0)} MB`)).catch((error: Error) => {
       throw new Error(`${error.message}; the worker's last output:\n${worker.output()}`);
     });
     const seconds = (Date.now() - started) / 1000;
