@@ -8,6 +8,7 @@
  * Steps are measured in `seq` (the agent's own step counter), so the engine needs no clock of its own.
  * Feed each localized step to `onStep` before the deviations it triggered go to `onDeviation`.
  */
+import { systemClock } from '@wayfinder/clock';
 import {
   CORRECTION_SCHEMA,
   ESCALATION_SCHEMA,
@@ -83,7 +84,7 @@ export class CorrectionEngine {
   private readonly counters: CorrectionStats = { corrections: 0, selfHeals: 0, selfHealFailures: 0, escalations: 0 };
 
   constructor(options: { now?: () => number } = {}) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? systemClock.now;
   }
 
   /** Feed every localized step (to see recovery/progress and to count steps). Returns self-heal outcomes. */

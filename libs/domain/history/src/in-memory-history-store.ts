@@ -2,6 +2,7 @@
  * HistoryStore in process memory (embedded mode, tests): the same bounds and retention as the Redis
  * adapter, checked by the same contract suite. Lost when the process ends, as everything in embedded mode.
  */
+import { systemClock } from '@wayfinder/clock';
 import { compareRecords, type AgentEntry, type HistoryRecord } from './history-record';
 import { DEFAULT_HISTORY_LIMITS, selectRecords, type HistoryLimits, type HistoryQuery, type HistoryStore } from './history-store.port';
 
@@ -29,7 +30,7 @@ export class InMemoryHistoryStore implements HistoryStore {
 
   constructor(options: InMemoryHistoryOptions = {}) {
     this.limits = { ...DEFAULT_HISTORY_LIMITS, ...options };
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? systemClock.now;
   }
 
   async append(records: readonly HistoryRecord[]): Promise<number> {

@@ -1,5 +1,2 @@
-/** The Clock port: the normalizer's idle and root-span flushes read time only through it. */
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-}
+/** The Clock port (@wayfinder/clock): the normalizer's idle and root-span flushes read time only through it. */
+export type { Clock } from '@wayfinder/clock';

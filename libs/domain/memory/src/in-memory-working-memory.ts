@@ -1,4 +1,5 @@
 /** WorkingMemory in process memory: the embedded default and the reference for the Redis adapter. */
+import { systemClock } from '@wayfinder/clock';
 import { compositeKey } from '@wayfinder/contracts';
 import type { Charter } from './charter';
 import { assertScope, type AgentScope, type Checkpoint, type StateSnapshot, type TaskScope, type WorkingMemory } from './working-memory.port';
@@ -33,7 +34,7 @@ export class InMemoryWorkingMemory implements WorkingMemory {
 
   constructor(options: InMemoryWorkingMemoryOptions = {}) {
     this.ttlMs = options.ttlMs ?? DAY_MS;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? systemClock.now;
   }
 
   async getCharter(scope: TaskScope): Promise<Charter | undefined> {

@@ -4,6 +4,7 @@
  * per agent (`<ms>-<n>`, Redis stream ids); a correction is kept once however often it is redelivered.
  * Adapters: InMemoryCorrectionLog (embedded) and RedisCorrectionLog; both pass `correctionLogContract`.
  */
+import { systemClock } from '@wayfinder/clock';
 import type { Correction } from '@wayfinder/contracts';
 
 export interface LoggedCorrection {
@@ -71,7 +72,7 @@ export class InMemoryCorrectionLog implements CorrectionLog {
 
   constructor(options: Partial<CorrectionLogLimits> & { now?: () => number; maxAgents?: number } = {}) {
     this.limits = { ...DEFAULT_CORRECTION_LOG_LIMITS, ...options };
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? systemClock.now;
     this.maxAgents = options.maxAgents ?? 100_000;
   }
 

@@ -2,6 +2,8 @@
  * Per-tenant ingest rate limit: a token bucket of `burst` events refilled at `eventsPerSecond`. A request
  * takes as many tokens as it carries events, or none at all, and learns when to retry.
  */
+import { systemClock } from '@wayfinder/clock';
+
 export interface IngestLimits {
   readonly eventsPerSecond: number;
   readonly burst: number;
@@ -21,7 +23,7 @@ export class TenantRateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
     /** Tenants remembered at most (the least recently seen is dropped: it refills to full anyway). */
     private readonly maxTenants = 100_000,
   ) {}

@@ -1,14 +1,15 @@
 /**
  * What the co-located services of one process share, provided globally: the bus (in-process or Kafka),
- * the map store, the policy book, the hashing embedder and the semantic embedders' vectors. `wayfinder start` builds it from the configuration;
+ * the map store, the policy book, the hashing embedder, the semantic embedders' vectors and the clock. `wayfinder start` builds it from the configuration;
  * tests build it from fakes of the same ports.
  */
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import type { Bus } from '@wayfinder/bus';
+import { systemClock, type Clock } from '@wayfinder/clock';
 import type { MapStore } from '@wayfinder/cognitive-map';
 import type { PolicyBook } from '@wayfinder/detection';
 import type { PrefetchingVectorSource, SyncEmbedder } from '@wayfinder/embeddings';
-import { BUS, EMBEDDER, MAP_STORE, POLICY_BOOK, VECTORS } from './tokens';
+import { BUS, CLOCK, EMBEDDER, MAP_STORE, POLICY_BOOK, VECTORS } from './tokens';
 
 export interface CoreDependencies {
   bus: Bus;
@@ -18,6 +19,8 @@ export interface CoreDependencies {
   embedder: SyncEmbedder;
   /** Vectors of the semantic embedders per detector (DESIGN §5.6); default: hashing serves every choice. */
   vectors?: PrefetchingVectorSource;
+  /** The clock of the process's handlers (default: the system clock). */
+  clock?: Clock;
   /** Further process-wide providers (e.g. the detector state store in distributed mode). */
   extraProviders?: Provider[];
 }
@@ -32,6 +35,7 @@ export class WayfinderCoreModule {
       { provide: POLICY_BOOK, useValue: deps.policyBook },
       { provide: EMBEDDER, useValue: deps.embedder },
       { provide: VECTORS, useValue: deps.vectors ?? null },
+      { provide: CLOCK, useValue: deps.clock ?? systemClock },
       ...(deps.extraProviders ?? []),
     ];
     return { module: WayfinderCoreModule, providers, exports: providers.map((p) => (typeof p === 'function' ? p : p.provide)) };

@@ -9,11 +9,13 @@ import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModu
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import type { AgentControl, CognitiveMap, Correction, Deviation, Escalation, LocalizedStep } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
+import { systemClock, type Clock } from '@wayfinder/clock';
 import { CorrectionEngine } from '@wayfinder/correction';
 import { LadderStage } from '@wayfinder/navigation';
 import {
   AGENT_STATE_STORES,
   BUS,
+  CLOCK,
   DurableAgentStates,
   distinctAgents,
   dropStateOfRevokedPartitions,
@@ -31,7 +33,7 @@ import { navigationMetrics } from '@wayfinder/telemetry';
 
 @Controller()
 export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
-  readonly engine = new CorrectionEngine();
+  readonly engine: CorrectionEngine;
   readonly states: DurableAgentStates;
   private readonly ladder: LadderStage;
   private readonly maps: MapCache;
@@ -45,13 +47,16 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
     @Inject(MAP_STORE) mapStore: MapStore,
     @Optional() @Inject(AGENT_STATE_STORES) stores?: AgentStateStores,
     @Optional() @Inject(STATE_SETTINGS) settings?: StateSettings,
+    @Optional() @Inject(CLOCK) clock: Clock = systemClock,
   ) {
-    this.maps = new MapCache(mapStore);
+    this.engine = new CorrectionEngine({ now: clock.now });
+    this.maps = new MapCache(mapStore, clock.now);
     this.ladder = new LadderStage(this.engine, (subject) => policies.policyOf(subject.tenantId, subject.taskId, subject.agentId));
     this.states = new DurableAgentStates(this.engine, stores?.('correction'), {
       idleTtlMs: settings?.idleTtlMs,
       idleTtlFor: (tenantId) => policies.tenant(tenantId)?.stateIdleTtlMs,
       maxAgents: settings?.maxAgents,
+      now: clock.now,
       onConflict: (agents) => {
         for (const a of agents) this.metrics.stateConflict(a.tenantId, 'correction-engine');
         this.logger.warn(`${agents.length} agent(s) were written by another instance since this one read them (a partition moved): reloaded, batch retried`);

@@ -8,10 +8,11 @@ import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModu
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import type { CognitiveMap, DelegationSignal, Deviation, LocalizedStep, Suppression } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
+import { systemClock, type Clock } from '@wayfinder/clock';
 import { delegationSignalsOf, DetectionEngine, DriftDetector, goalCheckDetectors } from '@wayfinder/detection';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { SuppressionBook } from '@wayfinder/history';
-import { BUS, dropStateOfRevokedPartitions, EMBEDDER, MAP_STORE, MapCache, PeriodicTask, POLICY_BOOK, STATE_SETTINGS, VECTORS, type MapStore, type PolicyBook, type StateSettings } from '@wayfinder/service-core';
+import { BUS, CLOCK, dropStateOfRevokedPartitions, EMBEDDER, MAP_STORE, MapCache, PeriodicTask, POLICY_BOOK, STATE_SETTINGS, VECTORS, type MapStore, type PolicyBook, type StateSettings } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { DETECTOR_STATE_STORE, type DetectorStateStore } from './detector-state.store';
 import { DetectorWorker } from './detector-worker';
@@ -30,6 +31,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   private readonly timers: PeriodicTask[];
   /** Completed milestones per agent on a task as last localized, to publish progress for cross_agent_cycle. */
   private readonly completed = new Map<string, number>();
+  private readonly clock: Clock;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -39,8 +41,10 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     @Optional() @Inject(DETECTOR_STATE_STORE) stateStore?: DetectorStateStore,
     @Optional() @Inject(VECTORS) semantic?: PrefetchingVectorSource | null,
     @Optional() @Inject(STATE_SETTINGS) settings?: StateSettings,
+    @Optional() @Inject(CLOCK) clock?: Clock,
   ) {
-    this.maps = new MapCache(mapStore);
+    this.clock = clock ?? systemClock;
+    this.maps = new MapCache(mapStore, this.clock.now);
     const vectors = semantic ?? { ...hashingVectors(embedder), embedsAhead: false, prefetch: async () => undefined };
     this.engine = new DetectionEngine({
       embedder,
@@ -61,6 +65,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
         idleTtlMs: settings?.idleTtlMs,
         idleTtlFor: (tenantId) => this.policies.tenant(tenantId)?.stateIdleTtlMs,
         maxAgents: settings?.maxAgents,
+        now: this.clock.now,
         onConflict: (agents) => {
           for (const a of agents) this.metrics.stateConflict(a.tenantId, 'detector-worker');
           this.logger.warn(`${agents.length} agent(s) were written by another worker since this one read them (a partition moved): reloaded, batch retried`);
@@ -85,7 +90,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     }
     const onError = (name: string, error: unknown) => this.logger.error(`${name} failed (retried on the next tick): ${(error as Error).message ?? String(error)}`);
     this.timers = [
-      new PeriodicTask({ name: 'stagnation tick', everyMs: STAGNATION_TICK_MS, run: () => this.tick(Date.now()), onError }),
+      new PeriodicTask({ name: 'stagnation tick', everyMs: STAGNATION_TICK_MS, run: () => this.tick(this.clock.now()), onError }),
       new PeriodicTask({ name: 'idle agent eviction', everyMs: settings?.evictEveryMs ?? 30_000, run: () => this.worker.states.evictIdle(), onError }),
     ];
   }
@@ -129,7 +134,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   }
 
   private async publishDeviations(deviations: Deviation[]): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.now();
     const kept = this.suppressions.size === 0 ? deviations : deviations.filter((d) => !this.suppressions.suppresses(d, now));
     if (kept.length > 0) await this.bus.publish('wayfinder.deviations.v1', kept);
   }

@@ -12,6 +12,7 @@
  */
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { CognitiveMap, Correction, LocalizedStep, StepEvent } from '@wayfinder/contracts';
+import { systemClock, type Clock } from '@wayfinder/clock';
 import type { Embedder } from '@wayfinder/embeddings';
 import {
   admitStep,
@@ -35,7 +36,7 @@ import {
   type WorkingMemory,
   type WriteDecision,
 } from '@wayfinder/memory';
-import type { MapCache } from '@wayfinder/service-core';
+import { CLOCK, type MapCache } from '@wayfinder/service-core';
 import { AgentTrails } from './agent-trails';
 import { MEMORY_MAPS } from './memory-maps';
 import { MEMORY_EMBEDDER, MEMORY_OPTIONS, VECTOR_STORE, WORKING_MEMORY } from './tokens';
@@ -43,6 +44,7 @@ import { MEMORY_EMBEDDER, MEMORY_OPTIONS, VECTOR_STORE, WORKING_MEMORY } from '.
 export interface MemoryRecorderOptions {
   /** The working memory's TTL: an active agent's entries are re-written every quarter of it. Default 24 h. */
   ttlMs?: number;
+  /** Overrides the process clock (CLOCK) for this recorder. */
   now?: () => number;
 }
 
@@ -62,10 +64,11 @@ export class MemoryRecorder {
     @Inject(MEMORY_MAPS) private readonly maps: MapCache,
     private readonly trails: AgentTrails,
     @Optional() @Inject(MEMORY_OPTIONS) options: MemoryRecorderOptions = {},
+    @Optional() @Inject(CLOCK) clock: Clock = systemClock,
   ) {
     this.longTerm = new LongTermMemory(store, embedder);
     this.keepAliveEveryMs = (options?.ttlMs ?? DAY_MS) / 4;
-    this.now = options?.now ?? Date.now;
+    this.now = options?.now ?? clock.now;
   }
 
   async onMap(map: CognitiveMap): Promise<void> {

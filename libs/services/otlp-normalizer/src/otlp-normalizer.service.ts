@@ -10,6 +10,7 @@
  * delay, or until a trace's flush), since their offsets were committed when they were buffered.
  */
 import { Logger } from '@nestjs/common';
+import { systemClock } from '@wayfinder/clock';
 import type { OtlpTraceBatch, StepEvent } from '@wayfinder/contracts';
 import type { Bus, Delivered } from '@wayfinder/bus';
 import { OtlpNormalizer, readTraceRequest, type Clock, type NormalizerOptions } from '@wayfinder/ingest';
@@ -38,7 +39,7 @@ export interface RunningOtlpNormalizer {
 export function startOtlpNormalizer(options: OtlpNormalizerServiceOptions): RunningOtlpNormalizer {
   const logger = new Logger('otlp-normalizer');
   const { bus } = options;
-  const normalizer = new OtlpNormalizer(options.clock ?? { now: () => Date.now() }, options.normalizer);
+  const normalizer = new OtlpNormalizer(options.clock ?? systemClock, options.normalizer);
   // Released steps wait in an outbox until the bus took them: a failed publish fails the batch (the bus
   // retries it; its spans are then duplicates) and the steps go out with the next attempt, in order.
   const outbox: StepEvent[] = [];

@@ -9,11 +9,13 @@ import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModu
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { ANCHOR_CHANGE_SCHEMA, LOCALIZED_SCHEMA, type AnchorChange, type CognitiveMap, type LocalizedStep, type Position, type StepEvent } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
+import { systemClock, type Clock } from '@wayfinder/clock';
 import { proposeAnchorChanges, routeStep } from '@wayfinder/cognitive-map';
 import type { SyncEmbedder } from '@wayfinder/embeddings';
 import {
   AGENT_STATE_STORES,
   BUS,
+  CLOCK,
   compositeKey,
   DurableAgentStates,
   distinctAgents,
@@ -45,6 +47,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
   readonly states: DurableAgentStates;
   private readonly held: HeldStepStore;
   private readonly holdMs: number;
+  private readonly clock: Clock;
   /** (tenant, task, agent) with steps held by this process: their later steps wait behind them. */
   private readonly holding = new Set<string>();
   /** Tasks with steps held by this process. */
@@ -68,14 +71,17 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
     @Optional() @Inject(AGENT_STATE_STORES) stores?: AgentStateStores,
     @Optional() @Inject(HELD_STEP_STORE) held?: HeldStepStore,
     @Optional() @Inject(STATE_SETTINGS) settings?: StateSettings,
+    @Optional() @Inject(CLOCK) clock?: Clock,
   ) {
-    this.maps = new MapCache(mapStore);
+    this.clock = clock ?? systemClock;
+    this.maps = new MapCache(mapStore, this.clock.now);
     this.localizers = new LocalizerStates(embedder);
     this.held = held ?? new InMemoryHeldSteps(LOCALIZER_HOLD.maxPerAgent);
     this.holdMs = settings?.holdMs ?? LOCALIZER_HOLD.timeoutMs;
     this.states = new DurableAgentStates(this.localizers, stores?.('localizer'), {
       idleTtlMs: settings?.idleTtlMs,
       maxAgents: settings?.maxAgents,
+      now: this.clock.now,
       onConflict: (agents) => {
         for (const a of agents) this.metrics.stateConflict(a.tenantId, 'state-localizer');
         this.logger.warn(`${agents.length} agent(s) were written by another instance since this one read them (a partition moved): reloaded, batch retried`);
@@ -112,7 +118,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
 
   @BatchEventPattern('wayfinder.steps.v1')
   async onSteps(@Payload() steps: StepEvent[], @Ctx() ctx?: BusBatchContext): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.now();
     this.metrics.stepsProcessed(steps, 'state-localizer');
     const maps = await Promise.all(steps.map((s) => this.maps.get(s.tenantId, s.taskId)));
     // Steps of these tasks still held (the map came through the store): they go first, in order.
@@ -158,7 +164,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Steps that waited for a map longer than the hold timeout are localized as unknown. */
-  async sweep(nowMs = Date.now()): Promise<void> {
+  async sweep(nowMs = this.clock.now()): Promise<void> {
     const expired = onceEach(await this.held.takeExpired(nowMs - this.holdMs));
     if (expired.length === 0) return;
     for (const step of expired) {
@@ -197,7 +203,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
         },
       );
     } catch (error) {
-      await this.held.putBack(steps, Date.now());
+      await this.held.putBack(steps, this.clock.now());
       throw error;
     }
   }

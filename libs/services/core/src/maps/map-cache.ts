@@ -3,6 +3,7 @@
  * A task without a map is remembered as missing for a short while, so a fleet running without TaskSpecs
  * does not cost one store round trip per step.
  */
+import { systemClock } from '@wayfinder/clock';
 import { isNewerMap, type MapStore } from '@wayfinder/cognitive-map';
 import { compositeKey, type CognitiveMap } from '@wayfinder/contracts';
 
@@ -14,7 +15,7 @@ export class MapCache {
 
   constructor(
     private readonly store: MapStore,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
   ) {}
 
   /** Records a map from the topic; resolves to whether it was newer than the one known. */

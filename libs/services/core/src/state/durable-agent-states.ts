@@ -17,6 +17,7 @@
  * - on a rebalance, the agents of revoked partitions are written back and dropped (`dropPartitions`).
  * Without a store (embedded mode, one process owns every agent) it only runs the batch.
  */
+import { systemClock } from '@wayfinder/clock';
 import type { AgentRef, AgentStateStore, AgentStateWrite } from './agent-state.store';
 import { compositeKey, VERSION_CONFLICT } from './agent-state.store';
 import type { Bus } from '@wayfinder/bus';
@@ -87,7 +88,7 @@ export class DurableAgentStates {
   ) {
     this.idleTtlMs = options.idleTtlMs ?? 15 * 60_000;
     this.maxAgents = options.maxAgents ?? 200_000;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? systemClock.now;
   }
 
   get size(): number {

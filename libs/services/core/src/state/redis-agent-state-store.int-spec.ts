@@ -1,5 +1,9 @@
+/**
+ * Every AgentStateStore adapter on a real Redis runs the port's contract suite: RedisAgentStateStore of each
+ * kind, and RedisDetectorStateStore (the detector worker's DetectorStateStore).
+ */
 import Redis from 'ioredis';
-import { RedisAgentStateStore } from '@wayfinder/redis';
+import { RedisAgentStateStore, RedisDetectorStateStore } from '@wayfinder/redis';
 import { agentStateStoreContract } from './agent-state.store.contract';
 
 const run = `${process.pid}-${Date.now()}`;
@@ -15,3 +19,5 @@ afterAll(() => redis.quit());
 for (const kind of ['detector', 'localizer', 'correction', 'memory-trail']) {
   agentStateStoreContract(`RedisAgentStateStore (${kind})`, () => new RedisAgentStateStore(redis, kind, { ttlMs: 60_000, namespace: `ns:${run}` }), `${kind}-${run}`);
 }
+// The detector worker's DetectorStateStore adapter (kind 'detector' by construction) passes the same suite.
+agentStateStoreContract('RedisDetectorStateStore', () => new RedisDetectorStateStore(redis, { ttlMs: 60_000, namespace: `ns:det:${run}` }), `det-${run}`);
