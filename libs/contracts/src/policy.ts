@@ -306,5 +306,11 @@ export const TenantPolicy = z.object({
   proxy: ProxySettings.optional(),
   /** How long a pattern marked false positive stays suppressed for its agent (ms; default 1 h). */
   falsePositiveSuppressMs: z.number().int().positive().max(30 * 24 * 60 * 60 * 1000).optional(),
+  /**
+   * How long an agent of this tenant may stay idle before the stream services evict its state from memory
+   * (ms; the durable copy stays and is restored on its next event). Default: the deployment's
+   * `WAYFINDER_STATE_IDLE_TTL_MS` (15 min).
+   */
+  stateIdleTtlMs: z.number().int().min(1_000).max(7 * 24 * 60 * 60 * 1000).optional(),
 });
 export type TenantPolicy = z.infer<typeof TenantPolicy>;

@@ -5,10 +5,11 @@
  * the real broker and Redis and feed them localized steps directly, so they measure the worker alone.
  */
 import { AssignerProtocol, type Admin } from 'kafkajs';
-import type { LocalizedStep, StepEvent } from '@wayfinder/contracts';
+import type { LocalizedStep, StepEvent, TenantPolicy } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { startWayfinderChild, stopChild, type WayfinderChild } from './child';
 import { benchAdmin, committedCount } from './offsets';
+import { everyDetectorStep } from './fleet-steps';
 
 const LOCALIZED = 'wayfinder.localized.v1';
 const GROUP = 'bench.detector-worker';
@@ -16,7 +17,7 @@ const GROUP = 'bench.detector-worker';
 export interface WorkerMemoryOptions {
   brokers: string[];
   agents: number;
-  /** Steps per agent (action/observation pairs of a polling loop). */
+  /** Steps per agent (fleet-steps.ts: a 16-step cycle touching every detector, drift included). */
   steps: number;
   partitions: number;
 }
@@ -34,7 +35,14 @@ export interface WorkerMemoryResult {
   rssLoadedMb: number;
   eventsPerSec: number;
   deviations: number;
+  /** After the tenants' policies set a 1 s idle TTL and one eviction tick: what is left above idle. */
+  retainedAfterEvictionMb: number;
+  addedAfterEvictionMb: number;
+  rssAfterEvictionMb: number;
 }
+
+/** The detector worker's idle eviction runs every 30 s (DurableAgentStates.evictIdle). */
+const EVICTION_TICK_MS = 30_000;
 
 export async function runWorkerMemoryBench(options: WorkerMemoryOptions, log: (line: string) => void): Promise<WorkerMemoryResult> {
   const prefix = `bench-mem-${Date.now().toString(36)}.`;
@@ -57,13 +65,13 @@ export async function runWorkerMemoryBench(options: WorkerMemoryOptions, log: (l
     for (let seq = 0; seq < options.steps; seq++) {
       for (let from = 0; from < options.agents; from += chunk) {
         const batch: LocalizedStep[] = [];
-        for (let a = from; a < Math.min(options.agents, from + chunk); a++) batch.push(localizedOf(pollingStep(a, seq)));
+        for (let a = from; a < Math.min(options.agents, from + chunk); a++) batch.push(localizedOf(everyDetectorStep(a, seq)));
         await bus.publish(LOCALIZED, batch);
         published += batch.length;
       }
       log(`published ${published}/${total}`);
     }
-    await waitForCount(() => committedCount(admin, prefix + GROUP, prefix + LOCALIZED), total, 600_000, (n) => log(`processed ${n}/${total}; worker RSS ${mb(worker.rssBytes() ?? 0)} MB`)).catch((error: Error) => {
+    await waitForCount(() => committedCount(admin, prefix + GROUP, prefix + LOCALIZED), total, Math.max(600_000, total * 2), (n) => log(`processed ${n}/${total}; worker RSS ${mb(worker.rssBytes() ?? 0)} MB`)).catch((error: Error) => {
       throw new Error(`${error.message}; the worker's last output:\n${worker.output()}`);
     });
     const seconds = (Date.now() - started) / 1000;
@@ -71,6 +79,16 @@ export async function runWorkerMemoryBench(options: WorkerMemoryOptions, log: (l
     const loaded = await worker.retainedMemory();
     const loadedRss = worker.rssBytes() ?? 0;
     const added = retained(loaded) - retained(idle);
+    // Idle eviction: every tenant's policy now says 1 s; after the next eviction tick the agents are out
+    // of memory (their state stays in Redis, restored on their next event).
+    const ts = new Date().toISOString();
+    const tenants = [...new Set(Array.from({ length: Math.min(options.agents, 3) }, (_, a) => everyDetectorStep(a, 0).tenantId))];
+    const policies: TenantPolicy[] = tenants.map((tenantId) => ({ schema: 'wayfinder.policy.v1', eventId: `bench-ttl-${tenantId}`, tenantId, ts, policy: {}, stateIdleTtlMs: 1_000 }));
+    await bus.publish('wayfinder.policies.v1', policies);
+    log(`policies with a 1 s idle TTL published; waiting ${EVICTION_TICK_MS / 1000 + 5} s for the eviction tick`);
+    await sleep(EVICTION_TICK_MS + 5_000);
+    const evicted = await worker.retainedMemory();
+    const evictedRss = worker.rssBytes() ?? 0;
     return {
       agents: options.agents,
       steps: options.steps,
@@ -82,6 +100,9 @@ export async function runWorkerMemoryBench(options: WorkerMemoryOptions, log: (l
       rssLoadedMb: mb(loadedRss),
       eventsPerSec: Math.round(total / seconds),
       deviations,
+      retainedAfterEvictionMb: mb(retained(evicted)),
+      addedAfterEvictionMb: mb(retained(evicted) - retained(idle)),
+      rssAfterEvictionMb: mb(evictedRss),
     };
   } finally {
     await stopChild(worker);

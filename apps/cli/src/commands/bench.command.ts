@@ -53,9 +53,10 @@ pipeline's CPU per step is also given as a ratio to the floor's CPU per message 
   --backlog N        then also N steps published before a fresh pipeline starts, drained at full
                      speed like the floor: steps/s and CPU per step whatever the load generator manages
 
-worker-memory: one detector worker process fed localized steps for a fleet: memory it adds (RSS).
+worker-memory: one detector worker process fed localized steps for a fleet (every detector, drift included):
+memory it adds, and what is left after the tenants' policies set a 1 s idle TTL (eviction).
   --agents N         agents (default 100000)
-  --steps N          steps per agent, a polling loop (default 4)
+  --steps N          steps per agent, a 16-step cycle touching every detector (default 32)
   --partitions N     partitions (default 6)
 
 failover: detector workers joining, stopping and crashing under a steady load: the longest time a
@@ -146,7 +147,7 @@ export const benchCommand: Command = {
       const memoryOptions = {
         brokers: brokersOf(values.kafka),
         agents: intOption(values.agents, 'agents', 100_000),
-        steps: intOption(values.steps, 'steps', 4),
+        steps: intOption(values.steps, 'steps', 32),
         partitions: intOption(values.partitions, 'partitions', 6),
       };
       options = memoryOptions;

@@ -252,14 +252,14 @@ export class DetectionEngine {
     const runKey = typeof step.runId === 'string' ? step.runId : NO_RUN;
     const taskId = typeof step.taskId === 'string' ? step.taskId : '';
     const withVectors = settings.nearDuplicate.enabled || settings.monologue.enabled || settings.repetition.enabled;
-    let run = agent.find(runKey) ?? agent.add(runKey, new RunState(taskId, settings.loop.historySize, withVectors));
+    let run = agent.find(runKey) ?? agent.add(runKey, new RunState(taskId, initialHistory(settings.loop.historySize), withVectors));
     if (seq <= run.lastSeq) {
       if (!(seq === 0 && restartedAfterGap(run, step.ts, settings.loop.runRestartGapMs ?? DEFAULT_RUN_RESTART_GAP_MS))) {
         this.onDuplicate?.(step, 'stale_seq');
         return [];
       }
       // The agent started over under the same runId after a pause: a new run, not a redelivery.
-      run = agent.add(runKey, new RunState(taskId, settings.loop.historySize, withVectors));
+      run = agent.add(runKey, new RunState(taskId, initialHistory(settings.loop.historySize), withVectors));
     }
     agent.rememberEvent(eventHash);
     run.lastSeq = seq;
@@ -366,6 +366,8 @@ export class DetectionEngine {
         if (cycle) drafts.push(cycle);
       }
       const callId = typeof body.callId === 'string' ? hash32(body.callId) : 0;
+      const historySize = settings.loop.historySize;
+      if (run.size === run.capacity && run.capacity < historySize) run.grow(Math.min(historySize, run.capacity * 2));
       run.history.push(toolHash, callArgs, step.seq, callId, isPoll ? RecordFlag.Poll : 0);
       run.lastTool = tool;
 
@@ -578,6 +580,13 @@ function workSinceLastCall(run: RunState, toolHash: number): boolean {
     if ((flags & RecordFlag.Outcome) !== 0 && (flags & RecordFlag.Error) === 0) return true;
   }
   return false;
+}
+
+/** Records a new run's history starts with (it doubles up to the policy's size as the run makes calls). */
+const INITIAL_HISTORY = 8;
+
+function initialHistory(historySize: number): number {
+  return Math.max(1, Math.min(historySize, INITIAL_HISTORY));
 }
 
 function finite(value: unknown): number {

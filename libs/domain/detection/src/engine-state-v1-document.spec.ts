@@ -48,17 +48,15 @@ function sketchBytes(r: RunState): number[] {
 /** The drift detector's v1 exportState: its run states as JSON, each vector as base64 int8 and a scale. */
 function driftStateV1(runs: Map<string, DriftRunState>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [run, s] of runs) out[run] = JSON.parse(JSON.stringify(s, (_k, v: unknown) => (v instanceof Float32Array ? quantizeV1(v) : v)));
+  for (const [run, s] of runs) out[run] = JSON.parse(JSON.stringify(s, (_k, v: unknown) => (v instanceof Int8Array ? quantizeV1(v) : v)));
   return out;
 }
 
-function quantizeV1(v: Float32Array): { q8: string; scale: number } {
+/** The run keeps its vectors as int8 already (v1 quantized the same way, against the largest magnitude). */
+function quantizeV1(v: Int8Array): { q8: string; scale: number } {
   let max = 0;
   for (const x of v) max = Math.max(max, Math.abs(x));
-  const scale = max > 0 ? max / 127 : 1;
-  const bytes = new Int8Array(v.length);
-  for (let i = 0; i < v.length; i++) bytes[i] = Math.round(v[i] / scale);
-  return { q8: Buffer.from(bytes.buffer).toString('base64'), scale };
+  return { q8: Buffer.from(v.buffer, v.byteOffset, v.length).toString('base64'), scale: max > 0 ? 1 / 127 : 1 };
 }
 
 describe('v1 agent state documents', () => {

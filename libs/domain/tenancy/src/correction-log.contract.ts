@@ -78,6 +78,25 @@ export function correctionLogContract(make: (limits: CorrectionLogLimits) => Pro
       expect(await log.ackOf('acme', 'shared', 'corr-acme-shared-1')).toBeUndefined();
     });
 
+    it('never lets tenants with colliding composite ids (":", "%", NUL, "{") see each other’s corrections', async () => {
+      const { log } = await make(limits);
+      // Each pair would meet under a `tenant:agent` key, or under percent-encoding done twice.
+      const pairs: Array<[[string, string], [string, string]]> = [
+        [['a:b', 'c'], ['a', 'b:c']],
+        [['p%3ax', 'y'], ['p:x', 'y']],
+        [['n\u0000m', 'z'], ['n', '\u0000m\u0000z']],
+        [['{q}', 'w'], ['q', 'w']],
+      ];
+      for (const [[t1, a1], [t2, a2]] of pairs) {
+        await log.append([hintFor(t1, a1, 1)]);
+        expect(await log.after(t2, a2, undefined, 10)).toEqual([]);
+        expect(await log.find(t2, a2, `corr-${t1}-${a1}-1`)).toBeUndefined();
+        expect(await log.ack(t2, a2, `corr-${t1}-${a1}-1`, 'applied')).toBe(false);
+        await log.append([hintFor(t2, a2, 2)]);
+        expect((await log.after(t1, a1, undefined, 10)).map((e) => e.correction.tenantId)).toEqual([t1]);
+      }
+    });
+
     it('records an acknowledgement of a known correction only', async () => {
       const { log } = await make(limits);
       await log.append([hintFor('acme', 'a1', 1)]);

@@ -91,4 +91,13 @@ export interface Bus {
   start(): Promise<void>;
   /** Finishes the in-flight batches, commits what was handled, disconnects. */
   stop(): Promise<void>;
+  /**
+   * Kafka only (in process one member owns every partition): told after every rebalance of one of this
+   * bus's consumer groups which partitions of each topic the group's member here now holds, so a service
+   * can write back and drop the state of the partitions it lost (DESIGN §7).
+   */
+  onAssignment?(listener: AssignmentListener): void;
 }
+
+/** A consumer group's assignment after a rebalance: logical group id, partitions held by logical topic. */
+export type AssignmentListener = (groupId: string, assignment: Readonly<Record<string, readonly number[]>>) => void;

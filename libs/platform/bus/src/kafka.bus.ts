@@ -12,6 +12,7 @@ import {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_RETRY_POLICY,
   messageHeaders,
+  type AssignmentListener,
   type BatchHandler,
   type Bus,
   type DependencyGate,
@@ -92,6 +93,7 @@ export class KafkaBus implements Bus {
   private flushing = false;
   private consumers: Consumer[] = [];
   private readonly startedGroups = new Set<string>();
+  private readonly assignmentListeners: AssignmentListener[] = [];
 
   constructor(private readonly options: KafkaBusOptions) {
     this.prefix = options.topicPrefix ?? '';
@@ -249,6 +251,7 @@ export class KafkaBus implements Bus {
       partitionAssigners: [coPartitionedAssigner, PartitionAssigners.roundRobin],
     });
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+    consumer.on(consumer.events.GROUP_JOIN, (event) => this.assigned(group.groupId, event.payload.memberAssignment));
     consumer.on(consumer.events.CRASH, (event) => {
       const { error, restart } = event.payload;
       this.log('error', `consumer ${group.groupId} crashed (${restart ? 'restarting' : 'not restarting'}): ${messageOf(error)}`);
@@ -277,6 +280,24 @@ export class KafkaBus implements Bus {
     }
     clearTimeout(timer);
     return consumer;
+  }
+
+  onAssignment(listener: AssignmentListener): void {
+    this.assignmentListeners.push(listener);
+  }
+
+  private assigned(groupId: string, physical: Record<string, number[]>): void {
+    const assignment: Record<string, number[]> = {};
+    for (const [topic, partitions] of Object.entries(physical ?? {})) {
+      if (topic.startsWith(this.prefix)) assignment[topic.slice(this.prefix.length)] = [...partitions].sort((a, b) => a - b);
+    }
+    for (const listener of this.assignmentListeners) {
+      try {
+        listener(groupId, assignment);
+      } catch (error) {
+        this.log('error', `assignment listener of ${groupId} failed: ${messageOf(error)}`);
+      }
+    }
   }
 
   private async eachBatch(group: GroupEntry, payload: EachBatchPayload): Promise<void> {

@@ -8,7 +8,7 @@
  * makes `settled()` fail at once, since the message it replaces will never be handled.
  */
 import { DLQ_SUFFIX, type PayloadOf, type TopicName } from '@wayfinder/contracts';
-import type { BatchHandler, Bus, PublishOptions, SubscribeOptions } from './bus';
+import type { AssignmentListener, BatchHandler, Bus, PublishOptions, SubscribeOptions } from './bus';
 
 interface Counted {
   topic: string;
@@ -25,6 +25,10 @@ export class SettlingBus implements Bus {
   readonly deadLetters: string[] = [];
 
   constructor(readonly inner: Bus) {}
+
+  onAssignment(listener: AssignmentListener): void {
+    this.inner.onAssignment?.(listener);
+  }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options?: PublishOptions): Promise<void> {
     this.count(topic, payloads.length);

@@ -20,7 +20,25 @@ export interface StoredAgentState {
 
 export interface AgentStateWrite extends AgentRef {
   state: Uint8Array;
+  /** Written only when the stored version is this one (0 = none stored); absent: whatever is stored. */
+  expectedVersion?: number;
 }
+
+/**
+ * One agent's write, atomic in Redis: with an expected version (ARGV[1] ≥ 0) the state is written only
+ * when the stored version is that one, else 0 comes back and nothing changes (a stale instance after a
+ * rebalance cannot overwrite the new owner's newer state). One key per call, so it runs in a cluster too.
+ */
+const SAVE_SCRIPT = `
+local stored = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+local expected = tonumber(ARGV[1])
+if expected >= 0 and stored ~= expected then return 0 end
+local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
+redis.call('HSET', KEYS[1], 's', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return v
+`;
+
 
 const DEFAULT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -70,24 +88,22 @@ export class RedisAgentStateStore {
     });
   }
 
-  /** Writes the states in one pipeline; resolves to the new version of each. */
+  /**
+   * Writes the states in one pipeline (a script per agent: check the version, bump it, store, refresh the
+   * TTL); resolves to the new version of each, or 0 for a versioned write that found another version.
+   */
   async save(writes: readonly AgentStateWrite[]): Promise<number[]> {
     if (writes.length === 0) return [];
     const pipeline = this.redis.pipeline();
     for (const w of writes) {
-      const key = this.keyOf(w);
-      pipeline.hincrby(key, 'v', 1);
-      pipeline.hset(key, 's', Buffer.from(w.state.buffer, w.state.byteOffset, w.state.byteLength));
-      pipeline.pexpire(key, this.ttlMs);
+      const expected = w.expectedVersion === undefined ? -1 : w.expectedVersion;
+      pipeline.eval(SAVE_SCRIPT, 1, this.keyOf(w), expected, Buffer.from(w.state.buffer, w.state.byteOffset, w.state.byteLength), this.ttlMs);
     }
     const results = (await pipeline.exec()) ?? [];
-    const versions: number[] = [];
-    for (let i = 0; i < writes.length; i++) {
-      const [error, version] = results[i * 3];
+    return results.map(([error, version]) => {
       if (error) throw error;
-      versions.push(Number(version));
-    }
-    return versions;
+      return Number(version);
+    });
   }
 
   private keyOf(agent: AgentRef): string {

@@ -21,6 +21,7 @@ export interface MetricSpec {
 
 export const METRICS = {
   stepsProcessed: { name: 'wayfinder.steps.processed', kind: 'counter', unit: '{step}', description: 'Steps handled, per service', attributes: ['tenant', 'service', 'kind'] },
+  stateConflicts: { name: 'wayfinder.state.conflicts', kind: 'counter', unit: '{agent}', description: 'Versioned per-agent state writes refused because another instance wrote the agent since (a partition moved): the agent is reloaded and the batch retried', attributes: ['tenant', 'service'] },
   stepDuplicates: { name: 'wayfinder.steps.duplicates', kind: 'counter', unit: '{step}', description: 'Steps not applied again: a seq at or below the last one applied for the agent and run (redelivery), by reason', attributes: ['tenant', 'service', 'reason'] },
   deviations: { name: 'wayfinder.deviations', kind: 'counter', unit: '{deviation}', description: 'Deviations raised, by detector and level', attributes: ['tenant', 'detector', 'level'] },
   repetitions: { name: 'wayfinder.repetitions', kind: 'counter', unit: '{step}', description: 'Steps that raised a loop-family deviation', attributes: ['tenant'] },

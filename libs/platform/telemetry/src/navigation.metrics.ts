@@ -52,6 +52,7 @@ export class NavigationMetrics {
   private readonly enabled: boolean;
   private readonly steps: Counter;
   private readonly stepDuplicates: Counter;
+  private readonly stateConflicts: Counter;
   private readonly deviationCount: Counter;
   private readonly repetitions: Counter;
   private readonly stagnationDuration: Histogram;
@@ -82,6 +83,7 @@ export class NavigationMetrics {
       meter.createHistogram(spec.name, { unit: spec.unit, description: spec.description, advice: { explicitBucketBoundaries: buckets } });
     this.steps = counter(METRICS.stepsProcessed);
     this.stepDuplicates = counter(METRICS.stepDuplicates);
+    this.stateConflicts = counter(METRICS.stateConflicts);
     this.deviationCount = counter(METRICS.deviations);
     this.repetitions = counter(METRICS.repetitions);
     this.stagnationDuration = histogram(METRICS.stagnationDuration, STAGNATION_BUCKETS_S);
@@ -114,6 +116,12 @@ export class NavigationMetrics {
   duplicateStep(tenantId: string, service: string, reason: string): void {
     if (!this.enabled) return;
     this.stepDuplicates.add(1, { tenant: tenantId, service, reason });
+  }
+
+  /** Agents whose versioned state write found a newer state (reloaded, batch retried). */
+  stateConflict(tenantId: string, service: string): void {
+    if (!this.enabled) return;
+    this.stateConflicts.add(1, { tenant: tenantId, service });
   }
 
   /** Steps handled by `service` (every service that consumes steps or localized steps reports them). */

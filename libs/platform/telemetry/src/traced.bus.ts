@@ -46,8 +46,8 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { parseTraceParent, TraceState, W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { BatchHandler, Bus, Delivered, PublishOptions, SubscribeOptions } from '@wayfinder/bus';
-import type { PayloadOf, TopicName } from '@wayfinder/contracts';
+import type { AssignmentListener, BatchHandler, Bus, Delivered, PublishOptions, SubscribeOptions } from '@wayfinder/bus';
+import { compositeKey, type PayloadOf, type TopicName } from '@wayfinder/contracts';
 
 export const TRACER_NAME = '@wayfinder/telemetry';
 
@@ -128,6 +128,10 @@ class BatchCauses {
     if (payload === null || typeof payload !== 'object') return undefined;
     const p = payload as Record<string, unknown>;
     const byEventId = (this.byEventId ??= this.indexByEventId());
+    // Event ids are the tenants' own: only a message of the payload's own tenant can be its cause, so no
+    // tenant's output ever carries (or links into) another tenant's trace.
+    const tenant = p['tenantId'];
+    if (typeof tenant !== 'string') return undefined;
     const ids: unknown[] = [p['eventId']];
     if (Array.isArray(p['deviationIds'])) ids.push(...p['deviationIds']);
     if (Array.isArray(p['deviations'])) ids.push(...p['deviations'].map((d) => (d as Record<string, unknown> | null)?.['eventId']));
@@ -135,7 +139,7 @@ class BatchCauses {
       if (typeof id !== 'string') continue;
       // The id itself, then the ids it extends: `<step>:<detector>:<level>` → `<step>:<detector>` → `<step>`.
       for (let end = id.length; end > 0; end = id.lastIndexOf(':', end - 1)) {
-        const found = byEventId.get(end === id.length ? id : id.slice(0, end));
+        const found = byEventId.get(compositeKey(tenant, end === id.length ? id : id.slice(0, end)));
         if (found !== undefined) return found;
       }
     }
@@ -145,11 +149,11 @@ class BatchCauses {
     return (subject.agent !== undefined ? agents.get(subject.agent) : undefined) ?? (subject.task !== undefined ? tasks.get(subject.task) : undefined);
   }
 
-  /** Later messages win: the latest message of an id, agent or task is its cause. */
+  /** Later messages win: the latest message of an id, agent or task is its cause. Keys: (tenant, event id). */
   private indexByEventId(): Map<string, number> {
     const index = new Map<string, number>();
     this.eachTraced((p, i) => {
-      if (typeof p['eventId'] === 'string') index.set(p['eventId'], i);
+      if (typeof p['eventId'] === 'string' && typeof p['tenantId'] === 'string') index.set(compositeKey(p['tenantId'], p['eventId']), i);
     });
     return index;
   }
@@ -179,9 +183,10 @@ function subjectOf(p: Record<string, unknown>): { agent?: string; task?: string 
   const inner = p['step'] && typeof p['step'] === 'object' ? (p['step'] as Record<string, unknown>) : p;
   const tenant = p['tenantId'];
   if (typeof tenant !== 'string') return {};
+  // Length-prefixed (compositeKey): tenant "a\u0000b" with agent "c" is not tenant "a" with agent "b\u0000c".
   return {
-    agent: typeof inner['agentId'] === 'string' ? `${tenant}\u0000${inner['agentId']}` : undefined,
-    task: typeof inner['taskId'] === 'string' ? `${tenant}\u0000${inner['taskId']}` : undefined,
+    agent: typeof inner['agentId'] === 'string' ? compositeKey(tenant, 'agent', inner['agentId']) : undefined,
+    task: typeof inner['taskId'] === 'string' ? compositeKey(tenant, 'task', inner['taskId']) : undefined,
   };
 }
 
@@ -205,6 +210,10 @@ export class TracedBus implements Bus {
     this.sampleBelow = ratio * 0x1_0000_0000;
     this.maxLinks = options.maxLinks ?? 128;
     this.propagateAll = options.propagation === 'all';
+  }
+
+  onAssignment(listener: AssignmentListener): void {
+    this.inner.onAssignment?.(listener);
   }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options: PublishOptions = {}): Promise<void> {

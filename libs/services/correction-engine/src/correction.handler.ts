@@ -6,9 +6,9 @@
  * touches it, written back before the batch is committed, evicted when idle.
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import type { AgentControl, CognitiveMap, Correction, Deviation, Escalation, LocalizedStep } from '@wayfinder/contracts';
-import { BatchEventPattern, type Bus } from '@wayfinder/bus';
+import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
 import { CorrectionEngine } from '@wayfinder/correction';
 import { LadderStage } from '@wayfinder/navigation';
@@ -18,6 +18,7 @@ import {
   CLOCK,
   DurableAgentStates,
   distinctAgents,
+  dropStateOfRevokedPartitions,
   MAP_STORE,
   MapCache,
   PeriodicTask,
@@ -53,11 +54,22 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
     this.ladder = new LadderStage(this.engine, (subject) => policies.policyOf(subject.tenantId, subject.taskId, subject.agentId));
     this.states = new DurableAgentStates(this.engine, stores?.('correction'), {
       idleTtlMs: settings?.idleTtlMs,
+      idleTtlFor: (tenantId) => policies.tenant(tenantId)?.stateIdleTtlMs,
       maxAgents: settings?.maxAgents,
       now: clock.now,
+      onConflict: (agents) => {
+        for (const a of agents) this.metrics.stateConflict(a.tenantId, 'correction-engine');
+        this.logger.warn(`${agents.length} agent(s) were written by another instance since this one read them (a partition moved): reloaded, batch retried`);
+      },
       onUnreadable: (agent, error) =>
         this.logger.warn(`unreadable correction state of ${JSON.stringify(agent.tenantId)}/${JSON.stringify(agent.agentId)} (${(error as Error).message}): its ladder starts over`),
     });
+    if (settings?.groupIdOf) {
+      // Localized steps and deviations are co-partitioned (same key, same partition count): one set of partitions.
+      dropStateOfRevokedPartitions(bus, settings.groupIdOf('correction-engine'), 'wayfinder.localized.v1', this.states, undefined, (error) =>
+        this.logger.error(`dropping the state of revoked partitions failed: ${(error as Error).message ?? String(error)}`),
+      );
+    }
     this.eviction = new PeriodicTask({
       name: 'idle agent eviction',
       everyMs: settings?.evictEveryMs ?? 30_000,
@@ -92,7 +104,7 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
 
   /** Whole batches: the ladder only needs to see each step, and one Nest call per batch is cheaper. */
   @BatchEventPattern('wayfinder.localized.v1')
-  async onLocalized(@Payload() batch: LocalizedStep[]): Promise<void> {
+  async onLocalized(@Payload() batch: LocalizedStep[], @Ctx() ctx?: BusBatchContext): Promise<void> {
     this.metrics.stepsProcessed(batch.map((l) => l.step), 'correction-engine');
     const maps = await Promise.all(batch.map(({ step }) => this.maps.get(step.tenantId, step.taskId)));
     await this.states.run(
@@ -104,6 +116,7 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
           this.metrics.selfHealBetween(step.tenantId, before, this.engine.stats());
         });
       },
+      partitionOf(ctx),
     );
   }
 
@@ -113,7 +126,7 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
    * was what failed; decisions are counted once, when first made.
    */
   @BatchEventPattern('wayfinder.deviations.v1')
-  async onDeviations(@Payload() batch: Deviation[]): Promise<void> {
+  async onDeviations(@Payload() batch: Deviation[], @Ctx() ctx?: BusBatchContext): Promise<void> {
     const maps = await Promise.all(batch.map((d) => this.maps.get(d.tenantId, d.taskId)));
     // Shadow-mode tenants (policy `shadow: true`): decided and recorded as would-send, never sent or escalated.
     const shadow = (tenantId: string) => this.policies.tenant(tenantId)?.shadow === true;
@@ -144,6 +157,12 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
         // Counted once published: a failed batch is decided again from the stored state and counted then.
         for (const count of counted) count();
       },
+      partitionOf(ctx),
     );
   }
+}
+
+/** The partition of a batch (-1 when called without a bus context, e.g. from a test). */
+function partitionOf(ctx: BusBatchContext | undefined): number {
+  return ctx?.getBatch?.()[0]?.partition ?? -1;
 }

@@ -36,7 +36,8 @@ export class DetectorWorker {
     this.states = new DurableAgentStates(engine, store, { ...options, onUnreadable: (agent) => onUnreadableState?.(agent) });
   }
 
-  async handleBatch(batch: readonly LocalizedStep[]): Promise<Deviation[]> {
+  /** `partition`: the batch's, so a rebalance that takes it away drops its agents (dropStateOfRevokedPartitions). */
+  async handleBatch(batch: readonly LocalizedStep[], partition = -1): Promise<Deviation[]> {
     const agents = distinctAgents(batch, (l) => l.step);
     return this.states.run(agents, async () => {
       if (this.prepare) await this.prepare(batch);
@@ -46,7 +47,7 @@ export class DetectorWorker {
       }
       if (deviations.length > 0) await this.publish(deviations);
       return deviations;
-    });
+    }, partition);
   }
 
   /**

@@ -5,14 +5,14 @@
  * written back — then the bus commits. Time-based stagnation runs on a timer.
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import type { CognitiveMap, DelegationSignal, Deviation, LocalizedStep, Suppression } from '@wayfinder/contracts';
-import { BatchEventPattern, type Bus } from '@wayfinder/bus';
+import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
 import { delegationSignalsOf, DetectionEngine, DriftDetector, goalCheckDetectors } from '@wayfinder/detection';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { SuppressionBook } from '@wayfinder/history';
-import { BUS, CLOCK, EMBEDDER, MAP_STORE, MapCache, PeriodicTask, POLICY_BOOK, STATE_SETTINGS, VECTORS, type MapStore, type PolicyBook, type StateSettings } from '@wayfinder/service-core';
+import { BUS, CLOCK, dropStateOfRevokedPartitions, EMBEDDER, MAP_STORE, MapCache, PeriodicTask, POLICY_BOOK, STATE_SETTINGS, VECTORS, type MapStore, type PolicyBook, type StateSettings } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { DETECTOR_STATE_STORE, type DetectorStateStore } from './detector-state.store';
 import { DetectorWorker } from './detector-worker';
@@ -61,7 +61,16 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
       stateStore,
       (deviations) => this.publishDeviations(deviations),
       (agent) => this.logger.warn(`unreadable detector state of ${JSON.stringify(agent.tenantId)}/${JSON.stringify(agent.agentId)}: its detection starts over`),
-      { idleTtlMs: settings?.idleTtlMs, maxAgents: settings?.maxAgents, now: this.clock.now },
+      {
+        idleTtlMs: settings?.idleTtlMs,
+        idleTtlFor: (tenantId) => this.policies.tenant(tenantId)?.stateIdleTtlMs,
+        maxAgents: settings?.maxAgents,
+        now: this.clock.now,
+        onConflict: (agents) => {
+          for (const a of agents) this.metrics.stateConflict(a.tenantId, 'detector-worker');
+          this.logger.warn(`${agents.length} agent(s) were written by another worker since this one read them (a partition moved): reloaded, batch retried`);
+        },
+      },
       semantic?.embedsAhead
         ? async (batch) => {
             const requests = batch.flatMap(({ step, position }) => this.engine.textsFor(step, position.method === 'unknown' ? undefined : position));
@@ -69,6 +78,16 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
           }
         : undefined,
     );
+    if (settings?.groupIdOf) {
+      dropStateOfRevokedPartitions(
+        bus,
+        settings.groupIdOf('detector-worker'),
+        'wayfinder.localized.v1',
+        this.worker.states,
+        (agents, revoked) => this.logger.log(`partitions ${revoked.join(', ')} moved away: ${agents} agents written back and dropped from memory`),
+        (error) => this.logger.error(`dropping the state of revoked partitions failed: ${(error as Error).message ?? String(error)}`),
+      );
+    }
     const onError = (name: string, error: unknown) => this.logger.error(`${name} failed (retried on the next tick): ${(error as Error).message ?? String(error)}`);
     this.timers = [
       new PeriodicTask({ name: 'stagnation tick', everyMs: STAGNATION_TICK_MS, run: () => this.tick(this.clock.now()), onError }),
@@ -85,14 +104,14 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   }
 
   @BatchEventPattern('wayfinder.localized.v1')
-  async onLocalized(@Payload() batch: LocalizedStep[]): Promise<void> {
+  async onLocalized(@Payload() batch: LocalizedStep[], @Ctx() ctx?: BusBatchContext): Promise<void> {
     const steps = batch.map((l) => l.step);
     this.metrics.stepsProcessed(steps, 'detector-worker');
     for (const { step, position } of batch) {
       // A localized position means the task has a map: load it so budgets and step times apply.
       if (position.method !== 'unknown') await this.maps.get(step.tenantId, step.taskId);
     }
-    const deviations = await this.worker.handleBatch(batch);
+    const deviations = await this.worker.handleBatch(batch, ctx?.getBatch?.()[0]?.partition ?? -1);
     this.metrics.detected(steps, deviations);
     // Delegations and progress go to the tenant's cycle detector (DelegationsHandler), keyed by tenant.
     const signals: DelegationSignal[] = [];

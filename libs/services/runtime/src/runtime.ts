@@ -193,7 +193,7 @@ async function start(
       // every stage's round trips, so it keeps as many in flight as the separate stages' consumers did together.
       partitionsConsumedConcurrently: fusedTopics.length > 0 ? FUSED_PARTITIONS_IN_FLIGHT : 4,
     });
-  const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs };
+  const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs, groupIdOf: (service) => serviceGroupId(config, service as ServiceName) };
   const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }];
   const checks: Record<string, HealthCheck> = {};
   let history: HistoryStore;

@@ -6,9 +6,9 @@
  * state: restored before a batch that touches the agent, written back before the batch is committed.
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { ANCHOR_CHANGE_SCHEMA, LOCALIZED_SCHEMA, type AnchorChange, type CognitiveMap, type LocalizedStep, type Position, type StepEvent } from '@wayfinder/contracts';
-import { BatchEventPattern, type Bus } from '@wayfinder/bus';
+import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
 import { proposeAnchorChanges, routeStep } from '@wayfinder/cognitive-map';
 import type { SyncEmbedder } from '@wayfinder/embeddings';
@@ -19,6 +19,7 @@ import {
   compositeKey,
   DurableAgentStates,
   distinctAgents,
+  dropStateOfRevokedPartitions,
   EMBEDDER,
   MAP_STORE,
   MapCache,
@@ -81,8 +82,17 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
       idleTtlMs: settings?.idleTtlMs,
       maxAgents: settings?.maxAgents,
       now: this.clock.now,
+      onConflict: (agents) => {
+        for (const a of agents) this.metrics.stateConflict(a.tenantId, 'state-localizer');
+        this.logger.warn(`${agents.length} agent(s) were written by another instance since this one read them (a partition moved): reloaded, batch retried`);
+      },
       onUnreadable: (agent, error) => this.logger.warn(`unreadable localizer state of ${JSON.stringify(agent.tenantId)}/${JSON.stringify(agent.agentId)} (${(error as Error).message}): it starts over`),
     });
+    if (settings?.groupIdOf) {
+      dropStateOfRevokedPartitions(bus, settings.groupIdOf('state-localizer'), 'wayfinder.steps.v1', this.states, undefined, (error) =>
+        this.logger.error(`dropping the state of revoked partitions failed: ${(error as Error).message ?? String(error)}`),
+      );
+    }
     const onError = (name: string, error: unknown) => this.logger.error(`${name} failed (retried on the next tick): ${(error as Error).message ?? String(error)}`);
     this.timers = [
       new PeriodicTask({ name: 'held step sweep', everyMs: LOCALIZER_HOLD.sweepMs, run: () => this.sweep(), onError }),
@@ -107,7 +117,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
   }
 
   @BatchEventPattern('wayfinder.steps.v1')
-  async onSteps(@Payload() steps: StepEvent[]): Promise<void> {
+  async onSteps(@Payload() steps: StepEvent[], @Ctx() ctx?: BusBatchContext): Promise<void> {
     const now = this.clock.now();
     this.metrics.stepsProcessed(steps, 'state-localizer');
     const maps = await Promise.all(steps.map((s) => this.maps.get(s.tenantId, s.taskId)));
@@ -144,6 +154,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
         if (hold.length > 0) for (const overflow of await this.held.hold(hold, now)) out.push(unknown(overflow));
         if (out.length > 0) await this.publish(out);
       },
+      ctx?.getBatch?.()[0]?.partition ?? -1,
     );
     // The map may have arrived while this batch was held: onMap released only what was held before.
     for (const step of heldNow.values()) {

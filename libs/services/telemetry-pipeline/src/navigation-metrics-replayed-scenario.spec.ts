@@ -10,6 +10,7 @@ import { AggregationTemporality, DataPointType, InMemoryMetricExporter, type Met
 import { parseTask } from '@wayfinder/cognitive-map';
 import { InProcessBus } from '@wayfinder/bus';
 import { LOOP_FAMILY, type CognitiveMap } from '@wayfinder/contracts';
+import { DurableAgentStates, InMemoryAgentStateStore } from '@wayfinder/service-core';
 import { METRICS, monitorDeadLetters, navigationMetrics, startTelemetry, type Telemetry } from '@wayfinder/telemetry';
 import { routedHandlers, stepWriter, taskSpec, type RoutedHandlers } from './routed-handlers';
 
@@ -65,6 +66,14 @@ beforeAll(async () => {
   await bus.publishRaw('wayfinder.steps.v1', 'acme:x', 'not json');
   for (let i = 0; i < 200 && (await exportedTotal('wayfinder.dlq.messages')) < 2; i++) await new Promise((r) => setTimeout(r, 10));
   await bus.stop();
+
+  // A versioned state write that finds a newer state: another instance wrote the agent in between.
+  const store = new InMemoryAgentStateStore();
+  const holder = { exportAgentState: () => new Uint8Array([1]), importAgentState: () => undefined, forgetAgent: () => undefined };
+  const stale = new DurableAgentStates(holder, store, { onConflict: (agents) => agents.forEach((a) => navigationMetrics().stateConflict(a.tenantId, 'detector-worker')) });
+  const agent = { tenantId: 'acme', agentId: AGENT_IDS[0] };
+  await stale.run([agent], () => undefined);
+  await stale.run([agent], () => store.save([{ ...agent, state: new Uint8Array([2]) }])).catch(() => undefined);
 
   navigationMetrics().observeConsumerLag(() => [{ group: 'wayfinder.detector-worker', topic: 'wayfinder.localized.v1', lag: 42 }]);
   // An operator marks one of acme's error_repeat deviations a false positive (the operations module does this).
@@ -188,6 +197,10 @@ describe('navigation metrics on a replayed scenario', () => {
 
   it('counts a redelivered step as a duplicate, by tenant and reason', () => {
     expect(valueAt('wayfinder.steps.duplicates', { tenant: 'acme', service: 'state-localizer', reason: 'stale_seq' })).toBe(1);
+  });
+
+  it('counts a versioned state write refused for a newer state, by tenant and service', () => {
+    expect(valueAt('wayfinder.state.conflicts', { tenant: 'acme', service: 'detector-worker' })).toBe(1);
   });
 
   it('exports every metric of the METRICS table (which the alerts are checked against) with its unit, type and labels', () => {

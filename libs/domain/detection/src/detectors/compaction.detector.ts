@@ -19,8 +19,8 @@ export function observeUnderGuard(
   firstSeq: number,
 ): DeviationDraft | null {
   if (run.guardLeft <= 0) return null;
-  if (run.guardTriples.length === 0) run.guardTriples = [];
-  run.guardTriples.push(triple[0], triple[1], triple[2], firstSeq);
+  // A new array of the exact length (a pushed-to one reserves room for 16 more, per run).
+  run.guardTriples = run.guardTriples.concat(triple[0], triple[1], triple[2], firstSeq);
   run.guardLeft--;
   let count = 0;
   let startSeq = firstSeq;

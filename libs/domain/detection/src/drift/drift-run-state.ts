@@ -1,6 +1,8 @@
 /**
  * Per-run state of the drift detector: the reference texts' vectors, the two relevance curves
- * (exponential moving averages of cosine) and their below-threshold streaks. Small and serializable.
+ * (exponential moving averages of cosine) and their below-threshold streaks. Small and serializable:
+ * the references are kept as int8 (a quarter of their float bytes, DESIGN §7 memory budget), the form
+ * they are persisted in, so a restored run compares exactly as the one it was saved from.
  */
 
 export interface CurveState {
@@ -15,12 +17,12 @@ export interface CurveState {
 }
 
 export interface DriftRunState {
-  goal?: { vector: Float32Array; source: 'map' | 'user' | 'assistant' | 'plan'; seq: number };
+  goal?: { vector: Int8Array; source: 'map' | 'user' | 'assistant' | 'plan'; seq: number };
   /** The run's latest own plan (numbered list or `plan` step): the milestone reference without a map. */
-  plan?: { vector: Float32Array; items: number; callsForLookup: boolean; seq: number };
+  plan?: { vector: Int8Array; items: number; callsForLookup: boolean; seq: number };
   /** Map milestone whose vector is cached in `milestoneVector`. */
   milestoneId?: string;
-  milestoneVector?: Float32Array;
+  milestoneVector?: Int8Array;
   /** Non-terminal actions in the run so far. */
   work: number;
   /** Scored steps so far (the curves are quiet during warm-up). */
@@ -32,8 +34,9 @@ export interface DriftRunState {
   codePending: boolean;
 }
 
-export const newCurve = (): CurveState => ({ low: 0, lowSince: 0, emitted: 0 });
+// Every field present from the start: V8 then keeps them in the object, not in a separate property array.
+export const newCurve = (): CurveState => ({ ema: undefined, low: 0, lowSince: 0, emitted: 0 });
 
 export function newRunState(): DriftRunState {
-  return { work: 0, scored: 0, goalCurve: newCurve(), milestoneCurve: newCurve(), planSkipFired: false, codePending: false };
+  return { goal: undefined, plan: undefined, milestoneId: undefined, milestoneVector: undefined, work: 0, scored: 0, goalCurve: newCurve(), milestoneCurve: newCurve(), planSkipFired: false, codePending: false };
 }

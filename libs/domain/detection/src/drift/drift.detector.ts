@@ -23,9 +23,10 @@
  * are dropped, not compared across spaces.
  */
 import type { PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
-import { agentKey, cosine, type EmbedderName, type EmbeddingRequest, hashingVectors, isSyncEmbedder, type SyncEmbedder, type VectorSource } from '@wayfinder/embeddings';
+import { agentKey, type EmbedderName, type EmbeddingRequest, hashingVectors, isSyncEmbedder, type SyncEmbedder, type VectorSource } from '@wayfinder/embeddings';
 import { driftThresholds, embedderChoice } from '../policy/embedder-thresholds';
 import { argsText, parseGoal } from '@wayfinder/cognitive-map';
+import { AgentRuns } from '../state/agent-runs';
 import { ByteReader, ByteWriter } from '../state/bytes';
 import { newCurve, newRunState, type CurveState, type DriftRunState } from './drift-run-state';
 import type { DeviationDraft, DriftContext, DriftCurve, DriftStepDetector } from './drift.types';
@@ -61,11 +62,13 @@ const CODE_READS_OUTSIDE = /\b(?:requests|urllib\w*|httpx|aiohttp|urlopen|open|r
 /** Code that does nothing but hand in the answer (comment lines aside). */
 const ONLY_ANSWER = /^(?:\s*#[^\n]*\n)*\s*final_answer\s*\(/;
 const PLAN_MIN_ITEMS_FOR_REFERENCE = 2;
+/** Runs kept per agent (least recently used out), as the engine keeps its own. */
+const MAX_RUNS = 8;
 
 export class DriftDetector implements DriftStepDetector {
   readonly name = 'drift' as const;
-  /** tenant + agent → runId ('' without one) → state: an agent's runs are exported and forgotten together. */
-  private readonly agents = new Map<string, Map<string, DriftRunState>>();
+  /** tenant → agent → runId ('' without one) → state: an agent's runs are exported and forgotten together. */
+  private readonly agents = new AgentRuns<DriftRunState>(MAX_RUNS);
   private readonly alpha: number;
   private readonly minTextChars: number;
   private readonly terminal: Set<string>;
@@ -125,7 +128,7 @@ export class DriftDetector implements DriftStepDetector {
     // The map's goal outranks whatever the run said first; it is embedded once per run.
     if (map && state.goal?.source !== 'map') {
       const vector = this.embed(map.goal);
-      if (vector) state.goal = { vector, source: 'map', seq: step.seq };
+      if (vector) state.goal = { vector: toInt8(vector), source: 'map', seq: step.seq };
     }
     this.trackMilestone(state, position, ctx);
 
@@ -137,13 +140,13 @@ export class DriftDetector implements DriftStepDetector {
       const { role, text } = step.message;
       if (role === 'user' && (!state.goal || state.goal.source === 'assistant')) {
         const vector = this.embed(text);
-        if (vector) state.goal = { vector, source: 'user', seq: step.seq };
+        if (vector) state.goal = { vector: toInt8(vector), source: 'user', seq: step.seq };
         return [];
       }
       if (role !== 'assistant') return [];
       if (!state.goal) {
         const vector = this.embed(text);
-        if (vector) state.goal = { vector, source: 'assistant', seq: step.seq };
+        if (vector) state.goal = { vector: toInt8(vector), source: 'assistant', seq: step.seq };
         return [];
       }
       const items = planItems(text);
@@ -177,41 +180,27 @@ export class DriftDetector implements DriftStepDetector {
 
   /**
    * Binary state of every run of the agent (see encodeRuns), for the engine to persist; undefined when
-   * it has none. Vectors travel as int8, a quarter of their float bytes; cosine moves by < 0.01.
+   * it has none. Vectors travel as the int8 they are kept in.
    */
   exportState(tenantId: string, agentId: string): Uint8Array | undefined {
-    const runs = this.agents.get(agentKey(tenantId, agentId));
-    return runs && runs.size > 0 ? encodeRuns(runs) : undefined;
+    const runs = this.agents.runs(tenantId, agentId);
+    return runs.length > 0 ? encodeRuns(runs) : undefined;
   }
 
   /** Restores runs from exportState's bytes, or from the JSON object of v1 documents written before them. */
   importState(tenantId: string, agentId: string, state: unknown): void {
     const imported = state instanceof Uint8Array ? decodeDriftState(state) : state && typeof state === 'object' ? legacyRuns(state as Record<string, unknown>) : null;
     if (!imported || imported.size === 0) return;
-    const key = agentKey(tenantId, agentId);
-    const runs = this.agents.get(key);
-    if (!runs) this.agents.set(key, imported);
-    else for (const [run, s] of imported) runs.set(run, s);
+    const kept = this.agents.runs(tenantId, agentId).filter(([run]) => !imported.has(run));
+    this.agents.replace(tenantId, agentId, [...kept, ...imported]);
   }
 
   forget(tenantId: string, agentId: string): void {
-    this.agents.delete(agentKey(tenantId, agentId));
+    this.agents.forget(tenantId, agentId);
   }
 
   private stateOf(step: StepEvent): DriftRunState {
-    const key = agentKey(step.tenantId, step.agentId);
-    let runs = this.agents.get(key);
-    if (!runs) {
-      runs = new Map();
-      this.agents.set(key, runs);
-    }
-    const run = step.runId ?? '';
-    let s = runs.get(run);
-    if (!s) {
-      s = newRunState();
-      runs.set(run, s);
-    }
-    return s;
+    return this.agents.getOrCreate(step.tenantId, step.agentId, step.runId ?? '', newRunState);
   }
 
   /**
@@ -220,9 +209,9 @@ export class DriftDetector implements DriftStepDetector {
    * coming back first means it only computed.
    */
   private settleCode(step: StepEvent, state: DriftRunState): void {
-    const runs = this.agents.get(agentKey(step.tenantId, step.agentId));
-    if (runs && runs.size > 1) {
-      for (const other of runs.values()) {
+    const runs = this.agents.runs(step.tenantId, step.agentId);
+    if (runs.length > 1) {
+      for (const [, other] of runs) {
         if (other !== state && other.codePending) {
           other.codePending = false;
           other.work++;
@@ -247,7 +236,7 @@ export class DriftDetector implements DriftStepDetector {
     const vector = this.embed(milestone.description);
     if (!vector) return;
     state.milestoneId = id;
-    state.milestoneVector = vector;
+    state.milestoneVector = toInt8(vector);
     // A new milestone is a new reference: its curve starts over.
     state.milestoneCurve = newCurve();
   }
@@ -256,7 +245,7 @@ export class DriftDetector implements DriftStepDetector {
     const vector = this.embed(text);
     if (!vector) return;
     // A re-plan after some work does not reset the work count: the rule is about runs that never worked.
-    state.plan = { vector, items: items.length, callsForLookup: LOOKUP.test(text), seq };
+    state.plan = { vector: toInt8(vector), items: items.length, callsForLookup: LOOKUP.test(text), seq };
     if (!state.milestoneId) state.milestoneCurve = newCurve();
   }
 
@@ -301,10 +290,10 @@ export class DriftDetector implements DriftStepDetector {
     state.scored++;
     const warm = state.scored > (this.options.warmupSteps ?? settings.toleranceSteps);
     const out: DeviationDraft[] = [];
-    const goalSim = cosine(v, state.goal.vector);
+    const goalSim = cosineInt8(v, state.goal.vector);
     const g = this.advance(state.goalCurve, goalSim, thresholds.goalThreshold, seq);
     const milestoneRef = state.milestoneVector ?? state.plan?.vector;
-    const msSim = milestoneRef ? cosine(v, milestoneRef) : undefined;
+    const msSim = milestoneRef ? cosineInt8(v, milestoneRef) : undefined;
     const m = msSim === undefined ? undefined : this.advance(state.milestoneCurve, msSim, thresholds.milestoneThreshold, seq);
     if (!warm) return out;
     const tolerance = settings.toleranceSteps;
@@ -403,11 +392,11 @@ const writer = new ByteWriter();
  * [milestone vector]. A curve: u8 has-EMA, [f64 ema], u32 low, f64 lowSince, u8 emitted. A vector: u32
  * dimension + one int8 per dimension (the scale is not kept: vectors are re-normalized on import).
  */
-function encodeRuns(runs: Map<string, DriftRunState>): Uint8Array {
+function encodeRuns(runs: ReadonlyArray<[string, DriftRunState]>): Uint8Array {
   const w = writer;
   w.reset();
   w.u8(STATE_VERSION);
-  w.u32(runs.size);
+  w.u32(runs.length);
   for (const [run, s] of runs) {
     w.string(run);
     w.u8(
@@ -488,44 +477,49 @@ function readCurve(r: ByteReader): CurveState {
   return curve;
 }
 
-// Scratch for one quantized vector (exports are synchronous).
-let quantized = new Int8Array(1024);
-
-/** Quantized to int8 against the largest magnitude. */
-function writeVector(w: ByteWriter, v: Float32Array): void {
+/**
+ * A reference vector as the run keeps it: int8 against its largest magnitude (the scale is not kept: only
+ * directions are compared). Math.round, branch-free: v[i] * inv is within ±127, so truncating after
+ * +128.5 is floor(x + 0.5); ten times faster.
+ */
+function toInt8(v: Float32Array): Int8Array {
   let max = 0;
   for (let i = 0; i < v.length; i++) {
     const x = Math.abs(v[i]);
     if (x > max) max = x;
   }
   const inv = max > 0 ? 127 / max : 0;
-  if (quantized.length < v.length) quantized = new Int8Array(v.length);
-  // Math.round, branch-free: v[i] * inv is within ±127, so truncating after +128.5 is floor(x + 0.5); ten times faster.
-  for (let i = 0; i < v.length; i++) quantized[i] = ((v[i] * inv + 128.5) | 0) - 128;
-  w.u32(v.length);
-  w.raw(new Uint8Array(quantized.buffer, 0, v.length));
+  const q = new Int8Array(v.length);
+  for (let i = 0; i < v.length; i++) q[i] = ((v[i] * inv + 128.5) | 0) - 128;
+  return q;
 }
 
-function readVector(r: ByteReader): Float32Array {
-  const bytes = r.view8(r.u32());
-  return fromInt8(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length));
-}
-
-/** The unit vector along the quantized one (cosine stays a dot product). */
-function fromInt8(q: Int8Array): Float32Array {
+/** Cosine of an L2-normalized vector with an int8 reference (0 when the reference is all zero). */
+function cosineInt8(v: Float32Array, q: Int8Array): number {
+  let dot = 0;
   let norm = 0;
-  for (let i = 0; i < q.length; i++) norm += q[i] * q[i];
-  const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  const out = new Float32Array(q.length);
-  for (let i = 0; i < q.length; i++) out[i] = q[i] * inv;
-  return out;
+  for (let i = 0; i < q.length; i++) {
+    dot += v[i] * q[i];
+    norm += q[i] * q[i];
+  }
+  return norm > 0 ? dot / Math.sqrt(norm) : 0;
+}
+
+function writeVector(w: ByteWriter, q: Int8Array): void {
+  w.u32(q.length);
+  w.raw(new Uint8Array(q.buffer, q.byteOffset, q.length));
+}
+
+function readVector(r: ByteReader): Int8Array {
+  const bytes = r.view8(r.u32());
+  return new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length).slice();
 }
 
 /** Runs from a v1 document: JSON with each vector as base64 int8 and its scale. */
 function legacyRuns(state: Record<string, unknown>): Map<string, DriftRunState> {
   const runs = new Map<string, DriftRunState>();
   for (const [run, raw] of Object.entries(state)) {
-    const revived = JSON.parse(JSON.stringify(raw), (_k, v: unknown) => (isLegacyVector(v) ? fromInt8(Int8Array.from(atob(v.q8), (c) => c.charCodeAt(0))) : v)) as DriftRunState;
+    const revived = JSON.parse(JSON.stringify(raw), (_k, v: unknown) => (isLegacyVector(v) ? Int8Array.from(atob(v.q8), (c) => (c.charCodeAt(0) << 24) >> 24) : v)) as DriftRunState;
     runs.set(run, { ...newRunState(), ...revived });
   }
   return runs;

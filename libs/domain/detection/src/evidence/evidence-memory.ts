@@ -43,8 +43,8 @@ function changedFields(previous: string, current: string): string[] | null {
 }
 
 export class EvidenceMemory {
-  /** Oldest first; read and written as is by the state codec. */
-  readonly tools: ToolWords[] = [];
+  /** Oldest first; read and written as is by the state codec. Replaced, never pushed to: exact length. */
+  tools: ToolWords[] = [];
   /** The run's current milestone, when a milestone event or a position named one. */
   milestone: string | null = null;
 
@@ -53,16 +53,12 @@ export class EvidenceMemory {
     const args = argsJson.length > RAW_CHARS ? argsJson.slice(0, RAW_CHARS) : argsJson;
     const index = this.tools.findIndex((t) => t.tool === tool);
     if (index < 0) {
-      if (this.tools.length >= TOOLS) this.tools.shift();
-      this.tools.push({ tool, args, previousArgs: null, error: null });
+      this.tools = this.tools.slice(this.tools.length >= TOOLS ? 1 : 0).concat({ tool, args, previousArgs: null, error: null });
       return;
     }
     const entry = this.tools[index];
     // Most recently used last.
-    if (index !== this.tools.length - 1) {
-      this.tools.splice(index, 1);
-      this.tools.push(entry);
-    }
+    if (index !== this.tools.length - 1) this.tools = this.tools.filter((t) => t !== entry).concat(entry);
     entry.previousArgs = entry.args;
     entry.args = args;
   }

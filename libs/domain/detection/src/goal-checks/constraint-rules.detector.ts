@@ -44,8 +44,25 @@ interface ConstraintRunState {
   feedback: string[];
 }
 
+// Shared empty collections, replaced by the run's own at its first write (DESIGN §7 memory budget: most
+// runs never count a bound, violate, or touch a protected path, and four empty collections cost ~600 bytes).
+const NO_PATHS: ReadonlySet<string> = new Set<string>();
+const NO_COUNTS: ReadonlyMap<string, number> = new Map<string, number>();
+const NO_FEEDBACK: readonly string[] = [];
+
 function newState(): ConstraintRunState {
-  return { readPaths: new Set(), ownPaths: new Set(), counts: new Map(), violations: new Map(), feedback: [] };
+  return { readPaths: NO_PATHS as Set<string>, ownPaths: NO_PATHS as Set<string>, counts: NO_COUNTS as Map<string, number>, violations: NO_COUNTS as Map<string, number>, feedback: NO_FEEDBACK as string[] };
+}
+
+/** What a run without state reads (never written: a run gets its own state before anything is counted). */
+const NO_STATE: ConstraintRunState = Object.freeze(newState());
+
+function ownSet(set: Set<string>): Set<string> {
+  return set === NO_PATHS ? new Set<string>() : set;
+}
+
+function ownMap(map: Map<string, number>): Map<string, number> {
+  return map === NO_COUNTS ? new Map<string, number>() : map;
 }
 
 function numberRecord(value: unknown): Map<string, number> {
@@ -59,13 +76,18 @@ function numberRecord(value: unknown): Map<string, number> {
 function revive(raw: unknown): ConstraintRunState | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
   const r = raw as Record<string, unknown>;
-  return {
-    readPaths: new Set(stringArray(r['readPaths'], MAX_PATHS)),
-    ownPaths: new Set(stringArray(r['ownPaths'], MAX_PATHS)),
-    counts: numberRecord(r['counts']),
-    violations: numberRecord(r['violations']),
-    feedback: stringArray(r['feedback'], MAX_FEEDBACK),
-  };
+  const state = newState();
+  const readPaths = stringArray(r['readPaths'], MAX_PATHS);
+  const ownPaths = stringArray(r['ownPaths'], MAX_PATHS);
+  const counts = numberRecord(r['counts']);
+  const violations = numberRecord(r['violations']);
+  const feedback = stringArray(r['feedback'], MAX_FEEDBACK);
+  if (readPaths.length > 0) state.readPaths = new Set(readPaths);
+  if (ownPaths.length > 0) state.ownPaths = new Set(ownPaths);
+  if (counts.size > 0) state.counts = counts;
+  if (violations.size > 0) state.violations = violations;
+  if (feedback.length > 0) state.feedback = feedback;
+  return state;
 }
 
 function normalized(text: string): string {
@@ -90,9 +112,11 @@ export class ConstraintRulesDetector implements StepDetector {
       return [];
     }
     if (step.kind !== 'action' && !(step.kind === 'message' && step.message.role === 'assistant' && step.message.type === 'output')) return [];
-    const state = this.runs.of(step);
-    const constraints = this.constraintsOf(ctx.map, state);
+    // A run with nothing to check keeps no state (DESIGN §7 memory budget): created at its first constraint.
+    const existing = this.runs.peek(step);
+    const constraints = this.constraintsOf(ctx.map, existing ?? NO_STATE);
     if (constraints.length === 0) return [];
+    const state = existing ?? this.runs.of(step);
     if (step.kind === 'message') return this.onOutput(step.message.text, constraints, state, step.seq);
     return this.onAction(step.action.tool, step.action.args as Record<string, JsonValue>, constraints, state, settings.embedderThreshold, step.seq);
   }
@@ -120,7 +144,8 @@ export class ConstraintRulesDetector implements StepDetector {
     if (!clean) return;
     const known = [...(map?.constraints ?? []).map((c) => c.text), ...state.feedback].map(normalized);
     if (known.includes(normalized(clean))) return;
-    state.feedback.push(clean);
+    // A new array of the exact length: a pushed-to one reserves room for 16 more.
+    state.feedback = state.feedback.concat(clean);
     if (state.feedback.length > MAX_FEEDBACK) state.feedback.shift();
   }
 
@@ -176,6 +201,7 @@ export class ConstraintRulesDetector implements StepDetector {
     for (const rule of c.rules) {
       if (rule.kind !== 'countBound' || !countsToward(rule.category, tool)) continue;
       const n = (state.counts.get(c.constraintId) ?? 0) + 1;
+      state.counts = ownMap(state.counts);
       state.counts.set(c.constraintId, n);
       if (n > rule.max) return { constraint: c, rule, reason: `call ${n} of ${rule.category ?? 'any'} tools, above the bound of ${rule.max}` };
     }
@@ -187,8 +213,8 @@ export class ConstraintRulesDetector implements StepDetector {
     const category = toolCategory(tool);
     if (category !== 'read' && category !== 'write') return;
     for (const path of actionPaths(args)) {
-      if (category === 'read' && !state.ownPaths.has(path)) addBounded(state.readPaths, path, MAX_PATHS);
-      if (category === 'write' && !state.readPaths.has(path)) addBounded(state.ownPaths, path, MAX_PATHS);
+      if (category === 'read' && !state.ownPaths.has(path)) addBounded((state.readPaths = ownSet(state.readPaths)), path, MAX_PATHS);
+      if (category === 'write' && !state.readPaths.has(path)) addBounded((state.ownPaths = ownSet(state.ownPaths)), path, MAX_PATHS);
     }
   }
 
@@ -204,6 +230,7 @@ export class ConstraintRulesDetector implements StepDetector {
   private draft(v: RuleViolation, state: ConstraintRunState, seq: number, evidence: Record<string, JsonValue>, method: 'rule' | 'embedder'): DeviationDraft {
     const c = v.constraint;
     const count = (state.violations.get(c.constraintId) ?? 0) + 1;
+    state.violations = ownMap(state.violations);
     state.violations.set(c.constraintId, count);
     const text = c.text.slice(0, MAX_TEXT);
     return {

@@ -3,11 +3,12 @@
  * exported as plain JSON so the engine can persist and restore it with the agent's other state.
  */
 import type { StepEvent } from '@wayfinder/contracts';
+import { AgentRuns } from '../state/agent-runs';
 
 const MAX_RUNS_PER_AGENT = 4;
 
 export class RunStates<T> {
-  private readonly agents = new Map<string, Map<string, T>>();
+  private readonly agents = new AgentRuns<T>(MAX_RUNS_PER_AGENT);
 
   constructor(
     private readonly create: () => T,
@@ -16,46 +17,34 @@ export class RunStates<T> {
   ) {}
 
   of(step: Pick<StepEvent, 'tenantId' | 'agentId' | 'runId'>): T {
-    const key = agentKey(step.tenantId, step.agentId);
-    let runs = this.agents.get(key);
-    if (!runs) {
-      runs = new Map();
-      this.agents.set(key, runs);
-    }
-    const runKey = typeof step.runId === 'string' ? step.runId : '';
-    let state = runs.get(runKey);
-    if (!state) {
-      state = this.create();
-      runs.set(runKey, state);
-      if (runs.size > MAX_RUNS_PER_AGENT) runs.delete(runs.keys().next().value as string);
-    }
-    return state;
+    return this.agents.getOrCreate(step.tenantId, step.agentId, typeof step.runId === 'string' ? step.runId : '', this.create);
+  }
+
+  /** The run's state when it has one (nothing is created: a detector with nothing to check keeps nothing). */
+  peek(step: Pick<StepEvent, 'tenantId' | 'agentId' | 'runId'>): T | undefined {
+    return this.agents.get(step.tenantId, step.agentId, typeof step.runId === 'string' ? step.runId : '');
   }
 
   export(tenantId: string, agentId: string, toJson: (state: T) => unknown): unknown {
-    const runs = this.agents.get(agentKey(tenantId, agentId));
-    if (!runs || runs.size === 0) return undefined;
-    return Object.fromEntries([...runs].map(([run, state]) => [run, toJson(state)]));
+    const runs = this.agents.runs(tenantId, agentId);
+    if (runs.length === 0) return undefined;
+    return Object.fromEntries(runs.map(([run, state]) => [run, toJson(state)]));
   }
 
   import(tenantId: string, agentId: string, raw: unknown): void {
     this.forget(tenantId, agentId);
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return;
-    const runs = new Map<string, T>();
+    const runs: Array<[string, T]> = [];
     for (const [run, value] of Object.entries(raw as Record<string, unknown>).slice(-MAX_RUNS_PER_AGENT)) {
       const state = this.revive(value);
-      if (state !== undefined) runs.set(run, state);
+      if (state !== undefined) runs.push([run, state]);
     }
-    if (runs.size > 0) this.agents.set(agentKey(tenantId, agentId), runs);
+    this.agents.replace(tenantId, agentId, runs);
   }
 
   forget(tenantId: string, agentId: string): void {
-    this.agents.delete(agentKey(tenantId, agentId));
+    this.agents.forget(tenantId, agentId);
   }
-}
-
-function agentKey(tenantId: string, agentId: string): string {
-  return `${tenantId}\u0000${agentId}`;
 }
 
 /** Adds to a bounded insertion-ordered set (oldest dropped). */

@@ -46,20 +46,21 @@ export class VerificationRepeatDetector implements StepDetector {
   onStep(step: StepEvent, _position: Position | undefined, ctx: DetectionContext): DeviationDraft[] {
     const settings = ctx.policy.verification;
     if (!settings.enabled || step.kind !== 'milestone') return [];
-    const state = this.runs.of(step);
     const { id, status, evidence } = step.milestone;
     if (status === 'done') {
-      state.delete(id);
+      this.runs.peek(step)?.delete(id);
       return [];
     }
     if (status !== 'failed') return [];
+    // A run keeps state from its first failed verification on (DESIGN §7 memory budget).
+    const state = this.runs.of(step);
     const record = state.get(id) ?? { failures: 0, attempts: [] };
     state.delete(id);
     state.set(id, record);
     if (state.size > MAX_MILESTONES) state.delete(state.keys().next().value as string);
     record.failures += 1;
-    record.attempts.push({ seq: step.seq, evidence: (evidence ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_EVIDENCE) });
-    if (record.attempts.length > MAX_ATTEMPTS) record.attempts.shift();
+    // A new array of the exact length: a pushed-to one reserves room for 16 more.
+    record.attempts = record.attempts.slice(1 - MAX_ATTEMPTS).concat({ seq: step.seq, evidence: (evidence ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_EVIDENCE) });
     const { failures, attempts } = record;
     if (failures < settings.failures || failures % settings.failures !== 0) return [];
     const shown = attempts.map((a): JsonValue => ({ seq: a.seq, evidence: a.evidence }));

@@ -11,6 +11,7 @@
  */
 import type { PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
 import { agentKey, type EmbeddingRequest, type VectorSource } from '@wayfinder/embeddings';
+import { AgentRuns } from '../state/agent-runs';
 import { ByteReader, ByteWriter } from '../state/bytes';
 import { copySketch, SKETCH_BYTES, SKETCH_WORDS, sketchByte, sketchCosine, sketchInto, setSketchByte } from '../state/sketch';
 import { embedderChoice, repetitionThreshold } from '../policy/embedder-thresholds';
@@ -32,7 +33,7 @@ const writer = new ByteWriter();
 
 export class SemanticRepetitionDetector implements StepDetector {
   readonly name = 'semantic_repetition' as const;
-  private readonly agents = new Map<string, Map<string, RepetitionRun>>();
+  private readonly agents = new AgentRuns<RepetitionRun>(MAX_RUNS);
   private readonly sketch = new Int32Array(SKETCH_WORDS);
 
   constructor(private readonly vectors: VectorSource) {}
@@ -67,12 +68,12 @@ export class SemanticRepetitionDetector implements StepDetector {
   }
 
   exportState(tenantId: string, agentId: string): Uint8Array | undefined {
-    const runs = this.agents.get(agentKey(tenantId, agentId));
-    if (!runs || runs.size === 0) return undefined;
+    const runs = this.agents.runs(tenantId, agentId);
+    if (runs.length === 0) return undefined;
     const w = writer;
     w.reset();
     w.u8(STATE_VERSION);
-    w.u32(runs.size);
+    w.u32(runs.length);
     for (const [runId, run] of runs) {
       w.string(runId);
       w.u8(run.hasPrevious ? 1 : 0);
@@ -92,7 +93,7 @@ export class SemanticRepetitionDetector implements StepDetector {
     const version = r.u8();
     if (version !== STATE_VERSION) r.fail(`unsupported version ${version}`);
     const count = r.u32();
-    const runs = new Map<string, RepetitionRun>();
+    const runs: Array<[string, RepetitionRun]> = [];
     for (let i = 0; i < count; i++) {
       const runId = r.string();
       const run = newRun();
@@ -102,14 +103,14 @@ export class SemanticRepetitionDetector implements StepDetector {
       run.reported = r.u32();
       const bytes = r.view8(SKETCH_BYTES);
       for (let b = 0; b < SKETCH_BYTES; b++) setSketchByte(run.previous, 0, b, bytes[b]);
-      runs.set(runId, run);
+      runs.push([runId, run]);
     }
     r.expectEnd();
-    this.agents.set(agentKey(tenantId, agentId), runs);
+    this.agents.replace(tenantId, agentId, runs);
   }
 
   forget(tenantId: string, agentId: string): void {
-    this.agents.delete(agentKey(tenantId, agentId));
+    this.agents.forget(tenantId, agentId);
   }
 
   private report(run: RepetitionRun, policy: PolicySettings, threshold: number, similarity: number, served: string): DeviationDraft[] {
@@ -131,19 +132,7 @@ export class SemanticRepetitionDetector implements StepDetector {
   }
 
   private runOf(step: StepEvent): RepetitionRun {
-    const key = agentKey(step.tenantId, step.agentId);
-    let runs = this.agents.get(key);
-    if (!runs) this.agents.set(key, (runs = new Map()));
-    const runId = step.runId ?? '';
-    let run = runs.get(runId);
-    if (run) {
-      runs.delete(runId);
-    } else {
-      run = newRun();
-      if (runs.size >= MAX_RUNS) runs.delete(runs.keys().next().value as string);
-    }
-    runs.set(runId, run);
-    return run;
+    return this.agents.getOrCreate(step.tenantId, step.agentId, step.runId ?? '', newRun);
   }
 }
 

@@ -218,7 +218,7 @@ function decodeWords(r: ByteReader): EvidenceMemory | null {
     const args = r.string();
     const previousArgs = r.u8() === 1 ? r.string() : null;
     const error = r.u8() === 1 ? r.string() : null;
-    words.tools.push({ tool, args, previousArgs, error });
+    words.tools = words.tools.concat({ tool, args, previousArgs, error });
   }
   return words;
 }

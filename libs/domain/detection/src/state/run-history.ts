@@ -1,7 +1,8 @@
 /**
  * The call history of one (tenant, agent, run) in compact form (DESIGN §7): a ring of the last
  * `historySize` call records in a single Int32Array, 6 words per record, oldest evicted first. The run state
- * extends it, so a run costs one object and one typed array.
+ * extends it, so a run costs one object and one typed array. The ring starts small and doubles as the run
+ * makes calls, up to the policy's size (`grow`): a run of a few calls does not pay for thirty records.
  */
 export const enum RecordFlag {
   Outcome = 1,
@@ -22,7 +23,8 @@ const FLAG_BITS = 15;
 export const WORDS = 6;
 
 export class RunHistory {
-  readonly capacity: number;
+  /** Records the ring holds now (grows up to the policy's history size, never shrinks). */
+  capacity: number;
   /** The records, then words lent to other detectors (see extraOffset); may be replaced by a larger copy. */
   data: Int32Array;
   /** Number of records held (≤ capacity). */
@@ -31,12 +33,31 @@ export class RunHistory {
   head = 0;
 
   /** Words after the records, lent to other detectors (near-duplicate slots, sketches) to keep one buffer per run. */
-  readonly extraOffset: number;
+  extraOffset: number;
 
   constructor(capacity: number, extraWords = 0) {
     this.capacity = Math.max(1, capacity | 0);
     this.extraOffset = this.capacity * WORDS;
     this.data = new Int32Array(this.extraOffset + extraWords);
+  }
+
+  /**
+   * Makes room for `capacity` records, the words after the records kept as they are. The records move to
+   * slots 0..size-1, oldest first: `slot(i)` names the same records as before.
+   */
+  grow(capacity: number): void {
+    if (capacity <= this.capacity) return;
+    const old = this.data;
+    const data = new Int32Array(capacity * WORDS + (old.length - this.extraOffset));
+    for (let i = 0; i < this.size; i++) {
+      const from = this.slot(this.size - 1 - i) * WORDS;
+      for (let w = 0; w < WORDS; w++) data[i * WORDS + w] = old[from + w];
+    }
+    data.set(old.subarray(this.extraOffset), capacity * WORDS);
+    this.data = data;
+    this.head = this.size % capacity;
+    this.capacity = capacity;
+    this.extraOffset = capacity * WORDS;
   }
 
   /** Ring slot of the i-th newest record (0 = newest). */

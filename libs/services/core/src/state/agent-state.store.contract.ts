@@ -1,9 +1,10 @@
 /**
  * The contract every AgentStateStore adapter passes (STYLE "ports with contract suites"): versions start
- * at 0 and grow by one per write, bytes round-trip exactly, and agents never meet — not across tenants,
+ * at 0 and grow by one per write, bytes round-trip exactly, a versioned write lands only on the version it
+ * expects (compare-and-set), and agents never meet — not across tenants,
  * and not when ids contain the separators (':', '%', '{', NUL) that would make naive composite keys collide.
  */
-import type { AgentRef, AgentStateStore } from './agent-state.store';
+import { type AgentRef, type AgentStateStore, VERSION_CONFLICT } from './agent-state.store';
 
 export function agentStateStoreContract(name: string, makeStore: () => AgentStateStore | Promise<AgentStateStore>, unique: string): void {
   describe(`${name} (AgentStateStore contract)`, () => {
@@ -41,6 +42,24 @@ export function agentStateStoreContract(name: string, makeStore: () => AgentStat
         await store.save([{ ...second, state: new Uint8Array([9]) }]);
         expect((await store.load([first]))[0]).toEqual({ version: 1, state: new Uint8Array([1, 2, 3]) });
       }
+    });
+
+    it('writes a versioned state only over the version it read: a stale writer gets a conflict and changes nothing', async () => {
+      const a = { tenantId: `cas-${unique}`, agentId: 'a:1' };
+      const b = { tenantId: `cas-${unique}`, agentId: 'a:2' };
+      // Nothing stored: version 0 is the one to expect.
+      expect(await store.save([{ ...a, state: new Uint8Array([1]), expectedVersion: 1 }])).toEqual([VERSION_CONFLICT]);
+      expect(await store.versions([a])).toEqual([0]);
+      expect(await store.save([{ ...a, state: new Uint8Array([1]), expectedVersion: 0 }])).toEqual([1]);
+      // The new owner writes version 2; the old owner, still at 1, comes back with an older state.
+      expect(await store.save([{ ...a, state: new Uint8Array([2]), expectedVersion: 1 }])).toEqual([2]);
+      expect(await store.save([{ ...a, state: new Uint8Array([9]), expectedVersion: 1 }, { ...b, state: new Uint8Array([7]), expectedVersion: 0 }])).toEqual([VERSION_CONFLICT, 1]);
+      expect(await store.load([a, b])).toEqual([
+        { version: 2, state: new Uint8Array([2]) },
+        { version: 1, state: new Uint8Array([7]) },
+      ]);
+      // Unversioned writes still land whatever is stored.
+      expect(await store.save([{ ...a, state: new Uint8Array([3]) }])).toEqual([3]);
     });
 
     it('answers empty requests without a round trip failing', async () => {

@@ -18,14 +18,27 @@ export interface StoredAgentState {
 
 export interface AgentStateWrite extends AgentRef {
   readonly state: Uint8Array;
+  /**
+   * Versioned write (compare-and-set): written only when the stored version is this one (0 = nothing
+   * stored), so an instance that lost the agent's partition cannot overwrite what the new owner wrote.
+   * Absent: written whatever is stored.
+   */
+  readonly expectedVersion?: number;
 }
+
+/** What `save` answers for a versioned write whose expected version was not the stored one: nothing written. */
+export const VERSION_CONFLICT = 0;
 
 export interface AgentStateStore {
   /** The stored versions of these agents (0 when none), in one round trip. */
   versions(agents: readonly AgentRef[]): Promise<number[]>;
   /** The stored states (undefined when none), in one round trip. */
   load(agents: readonly AgentRef[]): Promise<Array<StoredAgentState | undefined>>;
-  /** Writes the states in one round trip; resolves to the new version of each (strictly increasing per agent). */
+  /**
+   * Writes the states in one round trip; resolves to the new version of each (strictly increasing per
+   * agent), or VERSION_CONFLICT for a versioned write that found another version (that one is not written;
+   * the others are).
+   */
   save(writes: readonly AgentStateWrite[]): Promise<number[]>;
 }
 
@@ -49,7 +62,9 @@ export class InMemoryAgentStateStore implements AgentStateStore {
 
   async save(writes: readonly AgentStateWrite[]): Promise<number[]> {
     return writes.map((w) => {
-      const version = (this.entries.get(refKey(w))?.version ?? 0) + 1;
+      const stored = this.entries.get(refKey(w))?.version ?? 0;
+      if (w.expectedVersion !== undefined && w.expectedVersion !== stored) return VERSION_CONFLICT;
+      const version = stored + 1;
       this.entries.set(refKey(w), { version, state: w.state.slice() });
       return version;
     });

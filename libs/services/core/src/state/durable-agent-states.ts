@@ -9,13 +9,18 @@
  *   commits the offsets that produced the state;
  * - when the batch fails, the touched agents are dropped from memory, so the retry starts from the state
  *   the store holds (the one that matches the committed offsets) and produces the same outputs again;
- * - agents idle past the policy TTL (or beyond `maxAgents`) are evicted from memory; their state is in
- *   the store and comes back on their next event.
+ * - the write is versioned (compare-and-set): an instance that lost the agent's partition cannot
+ *   overwrite the newer state of its new owner; the conflict is counted, the agent reloaded and the batch
+ *   retried;
+ * - agents idle past their tenant's TTL (policy `stateIdleTtlMs`, else the deployment's), or beyond
+ *   `maxAgents`, are evicted from memory; their state is in the store and comes back on their next event;
+ * - on a rebalance, the agents of revoked partitions are written back and dropped (`dropPartitions`).
  * Without a store (embedded mode, one process owns every agent) it only runs the batch.
  */
 import { systemClock } from '@wayfinder/clock';
 import type { AgentRef, AgentStateStore, AgentStateWrite } from './agent-state.store';
-import { compositeKey } from './agent-state.store';
+import { compositeKey, VERSION_CONFLICT } from './agent-state.store';
+import type { Bus } from '@wayfinder/bus';
 
 /** What a domain object offers to have its per-agent state kept durable. */
 export interface AgentStateHolder {
@@ -29,23 +34,42 @@ export interface AgentStateHolder {
 export interface DurableAgentStatesOptions {
   /** Agents untouched for this long are evicted from memory (default 15 min). */
   readonly idleTtlMs?: number;
+  /** A tenant's own idle time (its policy's `stateIdleTtlMs`); undefined: `idleTtlMs`. */
+  readonly idleTtlFor?: (tenantId: string) => number | undefined;
   /** At most this many agents in memory; the least recently used are evicted first (default 200,000). */
   readonly maxAgents?: number;
   readonly now?: () => number;
   /** Told when an agent's stored state cannot be read (that agent starts over). */
   readonly onUnreadable?: (agent: AgentRef, error: unknown) => void;
+  /** Told when a versioned write found a newer state (another instance wrote the agent): it is reloaded. */
+  readonly onConflict?: (agents: readonly AgentRef[]) => void;
 }
 
-interface Resident {
+/** A batch's write met a newer stored state of these agents: they were dropped and the batch is retried. */
+export class AgentStateConflict extends Error {
+  constructor(readonly agents: readonly AgentRef[]) {
+    super(`the stored state of ${agents.length} agent(s) changed under this instance (another instance owns them now, or did): reloaded, batch retried`);
+    this.name = 'AgentStateConflict';
+  }
+}
+
+/** One agent this process holds or has read: LRU order in `entries`. */
+interface Entry {
   readonly ref: AgentRef;
+  /** When a batch last touched it. */
   at: number;
+  /** The store version this process last read or wrote (0: none stored). */
+  version: number;
+  /** The partition its last batch came from (-1 unknown): dropped when that partition is revoked. */
+  partition: number;
 }
 
 export class DurableAgentStates {
-  /** The store version of each agent this process last read or wrote. */
-  private readonly known = new Map<string, number>();
-  /** Agents in memory, least recently used first. */
-  private readonly resident = new Map<string, Resident>();
+  /**
+   * Every agent this process holds, least recently used first, with the store version it last read or
+   * wrote: one map (one key string and one small object per agent, DESIGN §7 memory budget).
+   */
+  private readonly entries = new Map<string, Entry>();
   private readonly dirty = new Map<string, AgentRef>();
   /** Agents of batches in flight: never evicted under a batch. */
   private readonly pinned = new Map<string, number>();
@@ -53,6 +77,9 @@ export class DurableAgentStates {
   private readonly maxAgents: number;
   private readonly now: () => number;
   private evictions = 0;
+  private conflictCount = 0;
+  /** Flushes run one after another, so a versioned write always expects the version the previous one wrote. */
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly holder: AgentStateHolder,
@@ -65,19 +92,25 @@ export class DurableAgentStates {
   }
 
   get size(): number {
-    return this.resident.size;
+    return this.entries.size;
   }
 
   get evicted(): number {
     return this.evictions;
   }
 
+  /** Versioned writes that found a newer stored state (each agent counted once per write). */
+  get conflicts(): number {
+    return this.conflictCount;
+  }
+
   /**
    * Runs `work` over the agents' state: restore, work, write back (see the header). Resolves with what
    * `work` returned once the state is stored; rejects (after dropping the touched agents' state) when
-   * `work` or the write fails, so the caller's batch is retried from the stored state.
+   * `work` or the write fails, so the caller's batch is retried from the stored state. `partition`: where
+   * the batch came from, for `dropPartitions` on a rebalance.
    */
-  async run<T>(agents: readonly AgentRef[], work: () => Promise<T> | T): Promise<T> {
+  async run<T>(agents: readonly AgentRef[], work: () => Promise<T> | T, partition = -1): Promise<T> {
     const keys = agents.map(keyOf);
     for (const k of keys) this.pinned.set(k, (this.pinned.get(k) ?? 0) + 1);
     try {
@@ -89,7 +122,7 @@ export class DurableAgentStates {
         this.drop(agents, keys);
         throw error;
       }
-      this.markDirty(agents);
+      this.markDirty(agents, partition);
       try {
         await this.flush();
       } catch (error) {
@@ -127,18 +160,37 @@ export class DurableAgentStates {
   }
 
   /** Agents whose state changed outside a batch (a timer): written back by the next flush. */
-  markDirty(agents: readonly AgentRef[]): void {
+  markDirty(agents: readonly AgentRef[], partition = -1): void {
     const at = this.now();
     for (const ref of agents) {
       const k = keyOf(ref);
       if (this.store) this.dirty.set(k, ref);
-      this.resident.delete(k);
-      this.resident.set(k, { ref, at });
+      const entry = this.entries.get(k);
+      if (!entry) {
+        this.entries.set(k, { ref: { tenantId: ref.tenantId, agentId: ref.agentId }, at, version: 0, partition });
+        continue;
+      }
+      // Most recently used last.
+      this.entries.delete(k);
+      entry.at = at;
+      if (partition >= 0) entry.partition = partition;
+      this.entries.set(k, entry);
     }
   }
 
-  /** Writes every dirty agent in one round trip. */
-  async flush(): Promise<void> {
+  /**
+   * Writes every dirty agent in one round trip, each only over the version this process last read or
+   * wrote (compare-and-set). An agent whose stored version moved (another instance wrote it: its partition
+   * moved) is not written: it is dropped from memory, counted, and the flush rejects with
+   * AgentStateConflict, so the batch is retried from the newer state.
+   */
+  flush(): Promise<void> {
+    const next = this.flushing.then(() => this.flushNow());
+    this.flushing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async flushNow(): Promise<void> {
     if (!this.store || this.dirty.size === 0) {
       this.dirty.clear();
       return;
@@ -148,7 +200,7 @@ export class DurableAgentStates {
     const writes: AgentStateWrite[] = [];
     for (const ref of refs) {
       const state = this.holder.exportAgentState(ref.tenantId, ref.agentId);
-      if (state) writes.push({ tenantId: ref.tenantId, agentId: ref.agentId, state });
+      if (state) writes.push({ tenantId: ref.tenantId, agentId: ref.agentId, state, expectedVersion: this.entries.get(keyOf(ref))?.version ?? 0 });
     }
     let versions: number[];
     try {
@@ -157,60 +209,103 @@ export class DurableAgentStates {
       for (const ref of refs) this.dirty.set(keyOf(ref), ref);
       throw error;
     }
+    const conflicts: AgentRef[] = [];
     writes.forEach((w, i) => {
       const k = keyOf(w);
-      this.known.set(k, Math.max(this.known.get(k) ?? 0, versions[i]));
+      if (versions[i] === VERSION_CONFLICT) {
+        conflicts.push({ tenantId: w.tenantId, agentId: w.agentId });
+        this.holder.forgetAgent(w.tenantId, w.agentId);
+        this.entries.delete(k);
+        return;
+      }
+      const entry = this.entries.get(k);
+      if (entry) entry.version = Math.max(entry.version, versions[i]);
+      else this.entries.set(k, { ref: { tenantId: w.tenantId, agentId: w.agentId }, at: this.now(), version: versions[i], partition: -1 });
     });
+    if (conflicts.length > 0) {
+      this.conflictCount += conflicts.length;
+      this.options.onConflict?.(conflicts);
+      throw new AgentStateConflict(conflicts);
+    }
   }
 
   /**
-   * Evicts the agents idle past the TTL (their state is stored); resolves to how many. Call it from a
-   * timer: agents of batches in flight and agents not yet written back stay.
+   * Evicts the agents idle past their tenant's TTL (their state is stored); resolves to how many. Call it
+   * from a timer: agents of batches in flight and agents not yet written back stay.
    */
   async evictIdle(): Promise<number> {
     if (!this.store) return 0;
     await this.flush();
-    const cutoff = this.now() - this.idleTtlMs;
+    const now = this.now();
+    const ttls = new Map<string, number>();
     let count = 0;
-    for (const [k, r] of this.resident) {
-      if (r.at > cutoff) break;
-      if (this.evict(k, r.ref)) count++;
+    for (const [k, e] of this.entries) {
+      let ttl = ttls.get(e.ref.tenantId);
+      if (ttl === undefined) {
+        ttl = this.options.idleTtlFor?.(e.ref.tenantId) ?? this.idleTtlMs;
+        ttls.set(e.ref.tenantId, ttl);
+      }
+      // Least recently used first: with one TTL for everyone, the first agent still fresh ends the scan.
+      if (e.at > now - ttl) {
+        if (!this.options.idleTtlFor) break;
+        continue;
+      }
+      if (this.evict(k, e.ref)) count++;
+    }
+    return count;
+  }
+
+  /**
+   * A rebalance took these partitions away: their agents' state is written back, then dropped from
+   * memory (the new owner restores it from the store; if a partition comes back, its agents restore on
+   * their next event). Resolves to how many agents were dropped. Agents of batches still in flight stay;
+   * their write is versioned, so it cannot overwrite what the new owner writes.
+   */
+  async dropPartitions(partitions: Iterable<number>): Promise<number> {
+    const revoked = new Set(partitions);
+    if (revoked.size === 0) return 0;
+    await this.flush().catch(() => undefined);
+    let count = 0;
+    for (const [k, e] of this.entries) {
+      if (!revoked.has(e.partition) || this.pinned.has(k) || this.dirty.has(k)) continue;
+      this.holder.forgetAgent(e.ref.tenantId, e.ref.agentId);
+      this.entries.delete(k);
+      count++;
     }
     return count;
   }
 
   private evictOverflow(): void {
-    if (!this.store || this.resident.size <= this.maxAgents) return;
-    for (const [k, r] of this.resident) {
-      if (this.resident.size <= this.maxAgents) break;
-      this.evict(k, r.ref);
+    if (!this.store || this.entries.size <= this.maxAgents) return;
+    for (const [k, e] of this.entries) {
+      if (this.entries.size <= this.maxAgents) break;
+      this.evict(k, e.ref);
     }
   }
 
   private evict(k: string, ref: AgentRef): boolean {
     if (this.pinned.has(k) || this.dirty.has(k)) return false;
     this.holder.forgetAgent(ref.tenantId, ref.agentId);
-    this.resident.delete(k);
-    this.known.delete(k);
+    this.entries.delete(k);
     this.evictions++;
     return true;
   }
 
   private async restore(agents: readonly AgentRef[], keys: readonly string[]): Promise<void> {
-    const before = keys.map((k) => this.known.get(k));
+    const before = keys.map((k) => this.entries.get(k)?.version);
     const versions = await this.store!.versions(agents);
     // Another batch of this process may have written an agent while we waited: ours is then the newest.
-    const stale = agents.map((_, i) => i).filter((i) => versions[i] !== (before[i] ?? 0) && this.known.get(keys[i]) === before[i]);
+    const stale = agents.map((_, i) => i).filter((i) => versions[i] !== (before[i] ?? 0) && this.entries.get(keys[i])?.version === before[i]);
     if (stale.length === 0) return;
     const loaded = await this.store!.load(stale.map((i) => agents[i]));
     stale.forEach((i, j) => {
       const agent = agents[i];
       const k = keys[i];
-      if (this.known.get(k) !== before[i]) return;
+      if (this.entries.get(k)?.version !== before[i]) return;
       const stored = loaded[j];
       if (!stored) {
         this.holder.forgetAgent(agent.tenantId, agent.agentId);
-        this.known.delete(k);
+        this.entries.delete(k);
         return;
       }
       try {
@@ -221,7 +316,9 @@ export class DurableAgentStates {
         this.holder.forgetAgent(agent.tenantId, agent.agentId);
         this.options.onUnreadable?.(agent, error);
       }
-      this.known.set(k, stored.version);
+      const entry = this.entries.get(k);
+      if (entry) entry.version = stored.version;
+      else this.entries.set(k, { ref: { tenantId: agent.tenantId, agentId: agent.agentId }, at: this.now(), version: stored.version, partition: -1 });
     });
   }
 
@@ -229,9 +326,8 @@ export class DurableAgentStates {
     if (!this.store) return;
     agents.forEach((a, i) => {
       this.holder.forgetAgent(a.tenantId, a.agentId);
-      this.known.delete(keys[i]);
       this.dirty.delete(keys[i]);
-      this.resident.delete(keys[i]);
+      this.entries.delete(keys[i]);
     });
   }
 }
@@ -249,4 +345,29 @@ export function distinctAgents<T>(items: readonly T[], refOf: (item: T) => Agent
     if (!seen.has(k)) seen.set(k, { tenantId: r.tenantId, agentId: r.agentId });
   }
   return [...seen.values()];
+}
+
+/**
+ * Restore and drop on partition assignment (DESIGN §7): after each rebalance of the service's consumer
+ * group, the partitions of `topic` this member no longer holds are written back and their agents dropped
+ * from memory; agents of partitions it gains restore from the store on their first event (`run`). No-op
+ * on a bus without rebalances (in process).
+ */
+export function dropStateOfRevokedPartitions(
+  bus: Pick<Bus, 'onAssignment'>,
+  groupId: string,
+  topic: string,
+  states: DurableAgentStates,
+  onDropped?: (agents: number, revoked: readonly number[]) => void,
+  onError?: (error: unknown) => void,
+): void {
+  let held: ReadonlySet<number> | undefined;
+  bus.onAssignment?.((group, assignment) => {
+    if (group !== groupId) return;
+    const now = new Set(assignment[topic] ?? []);
+    const revoked = held ? [...held].filter((p) => !now.has(p)) : [];
+    held = now;
+    if (revoked.length === 0) return;
+    states.dropPartitions(revoked).then((n) => onDropped?.(n, revoked), (error: unknown) => onError?.(error));
+  });
 }

@@ -8,6 +8,8 @@ export interface StateSettings {
   readonly evictEveryMs?: number;
   /** How long the state localizer holds a step whose task has no map yet. */
   readonly holdMs?: number;
+  /** The consumer group of a stream service (to follow its rebalances: dropStateOfRevokedPartitions). */
+  readonly groupIdOf?: (service: string) => string;
 }
 
 export const STATE_SETTINGS = Symbol('wayfinder.state-settings');

@@ -39,7 +39,7 @@ export class TenantGuard implements CanActivate {
     const asked = req.query?.tenantId;
     if (asked !== undefined && (typeof asked !== 'string' || !Id.safeParse(asked).success)) throw badRequest('tenantId must be one tenant id', 'tenantId');
     const keyHeader = Reflect.getMetadata(KEY_HEADER, context.getClass()) as string | undefined;
-    if (keyHeader !== undefined) return this.fromKeyHeader(req, keyHeader, asked as string | undefined);
+    if (keyHeader !== undefined) return this.fromKeyHeader(req, context, keyHeader, asked as string | undefined);
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) {
@@ -64,12 +64,12 @@ export class TenantGuard implements CanActivate {
     return readOnlyCheck(req, context);
   }
 
-  private async fromKeyHeader(req: TenantRequest, name: string, asked: string | undefined): Promise<boolean> {
+  private async fromKeyHeader(req: TenantRequest, context: ExecutionContext, name: string, asked: string | undefined): Promise<boolean> {
     const raw = req.headers[name];
     const key = typeof raw === 'string' ? raw.replace(/^Bearer\s+/i, '').trim() : '';
     if (key === '') {
       if (raw === undefined && (await this.auth.localMode())) {
-        req.wayfinderTenant = { tenantId: asked ?? LOCAL_TENANT, local: true, keyId: 'local', operator: true };
+        req.wayfinderTenant = { tenantId: asked ?? LOCAL_TENANT, local: true, keyId: 'local', role: 'operator', operator: true };
         return true;
       }
       throw new ApiError(401, { error: `an API key is required: ${headerName(name)}: <key>`, field: headerName(name) });
@@ -77,8 +77,8 @@ export class TenantGuard implements CanActivate {
     const tenant = await this.auth.resolve(key);
     if (!tenant) throw new ApiError(401, { error: `unknown or revoked API key in ${headerName(name)}`, field: headerName(name) });
     if (asked !== undefined && asked !== tenant.tenantId) throw forbidden(`this key belongs to another tenant than ${asked}`, 'tenantId');
-    req.wayfinderTenant = { ...tenant, operator: true };
-    return true;
+    req.wayfinderTenant = { ...tenant, operator: tenant.role === 'operator' };
+    return readOnlyCheck(req, context);
   }
 }
 
