@@ -8,15 +8,14 @@
  * resolved like the gateway does (WAYFINDER_API_KEYS, then the Redis key store): only its tenant's dead
  * letters are shown or replayed; replay needs an operator key.
  */
-import Redis from 'ioredis';
 import { TOPIC_NAMES, dlqTopicOf, type TopicName } from '@wayfinder/contracts';
 import { DLQ_RETENTION_MS, KafkaBus, decodePayload, readDeadLetters, replayHeaders, type DeadLetterRecord } from '@wayfinder/bus';
 import { ConfigError, kafkaSecurity, loadConfig, type WayfinderConfig } from '@wayfinder/config';
 import { RedisReplayMarks } from '@wayfinder/redis';
-import { authenticatorFor, keyStoreFor } from '@wayfinder/service-gateway';
 import type { ResolvedTenant } from '@wayfinder/tenancy';
 import { intOption, parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
+import { keyOption, resolveKeyTenant } from '../operator/key-tenant';
 import { progressOn } from '../progress';
 
 const USAGE = `usage: wayfinder dlq list TOPIC [--since ISO|DURATION] [--limit N] [--format table|jsonl] [--key KEY]
@@ -72,8 +71,7 @@ export const dlqCommand: Command = {
     const limit = intOption(values.limit, 'limit', 100);
     const format = values.format ?? 'table';
     if (format !== 'table' && format !== 'jsonl') throw new UsageError(`--format must be table or jsonl, got '${format}'`);
-    const key = values.key ?? process.env['WAYFINDER_KEY'];
-    if (key === undefined || key === '') throw new UsageError('--key (or WAYFINDER_KEY) is required: the key decides the tenant');
+    const key = keyOption(values.key);
     let config: WayfinderConfig;
     try {
       config = loadConfig(process.env, { mode: 'distributed', kafka: values.kafka, redis: values.redis });
@@ -82,13 +80,8 @@ export const dlqCommand: Command = {
       throw error;
     }
 
-    const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    await redis.connect().catch((error: Error) => {
-      throw new Error(`Redis at ${config.redisUrl} does not answer: ${error.message}`);
-    });
+    const { tenant, redis, close } = await resolveKeyTenant(config, key);
     try {
-      const tenant = await authenticatorFor(config, keyStoreFor(config, redis)).resolve(key);
-      if (!tenant) throw new Error('the key is unknown or revoked');
       if (action === 'replay' && tenant.role !== 'operator') throw new Error(`this key has the viewer role: it may only read; dlq replay needs an operator key`);
       const security = kafkaSecurity(config);
       const all = await readDeadLetters({ brokers: config.kafkaBrokers, security, topicPrefix: config.topicPrefix, clientId: `${config.kafkaClientId}-dlq`, topic, sinceMs });
@@ -99,7 +92,7 @@ export const dlqCommand: Command = {
       if (action === 'list') return list(mine.slice(-limit), mine.length, replayed, format, tenant, dlq, io);
       return await replay(mine, replayed, marks, topic, config, security, tenant, io);
     } finally {
-      await redis.quit().catch(() => undefined);
+      await close();
     }
   },
 };

@@ -1,7 +1,8 @@
 /**
- * `wayfinder tail deviations --tenant acme` on the real broker, with WAYFINDER_TOPIC_PREFIX (the topics
- * made by `topics create` under the same prefix): prints acme's new deviations as JSON lines and none of
- * another tenant's with the same agent id.
+ * `wayfinder tail deviations --key <acme's key>` on the real broker and Redis, with WAYFINDER_TOPIC_PREFIX
+ * (the topics made by `topics create` under the same prefix): prints acme's new deviations as JSON lines
+ * and none of another tenant's with the same agent id; asking for another tenant with acme's key, or
+ * tailing with no key, is refused with a one-line reason.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -18,8 +19,20 @@ const deviation = (tenantId: string, n: number): Deviation => ({
   detector: 'generic_repeat', level: 'warning', count: 3, atSeq: n, loopStartSeq: 0, evidence: { tool: 'search' }, message: `loop ${n}`,
 });
 
+const ACME_KEY = `wf_${name.replace(/[^a-z0-9]/gi, '')}acme`;
+const GLOBEX_KEY = `wf_${name.replace(/[^a-z0-9]/gi, '')}globex`;
+
 function wayfinder(args: string[]) {
-  return spawn(process.execPath, [join(ROOT, 'bin', 'wayfinder.js'), ...args], { cwd: ROOT, env: { ...process.env, WAYFINDER_TOPIC_PREFIX: prefix } });
+  const env: NodeJS.ProcessEnv = { ...process.env, WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_API_KEYS: `acme:${ACME_KEY},globex:${GLOBEX_KEY}` };
+  delete env['WAYFINDER_KEY'];
+  return spawn(process.execPath, [join(ROOT, 'bin', 'wayfinder.js'), ...args], { cwd: ROOT, env });
+}
+
+async function finished(child: ReturnType<typeof wayfinder>): Promise<{ code: number | null; stderr: string }> {
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stderr };
 }
 
 describe('wayfinder tail', () => {
@@ -32,7 +45,7 @@ describe('wayfinder tail', () => {
     brokers = await requireKafka();
     const create = wayfinder(['topics', 'create', '--kafka', brokers.join(','), '--partitions', '1']);
     expect(await new Promise((resolve) => create.on('exit', resolve))).toBe(0);
-    const tail = wayfinder(['tail', 'deviations', '--tenant', 'acme', '--kafka', brokers.join(',')]);
+    const tail = wayfinder(['tail', 'deviations', '--key', ACME_KEY, '--kafka', brokers.join(',')]);
     let out = '';
     tail.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     const bus = new KafkaBus({ brokers, topicPrefix: prefix, clientId: `${name}-producer` });
@@ -55,5 +68,16 @@ describe('wayfinder tail', () => {
       await new Promise((resolve) => tail.on('exit', resolve));
       await bus.stop();
     }
+  });
+
+  it('refuses another tenant with this key, and a tail with no key, naming why', async () => {
+    brokers = await requireKafka();
+    const other = await finished(wayfinder(['tail', 'deviations', '--key', ACME_KEY, '--tenant', 'globex', '--kafka', brokers.join(',')]));
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toMatch(/another tenant than globex/);
+    expect(other.stderr.trim().split('\n')).toHaveLength(1);
+    const keyless = await finished(wayfinder(['tail', 'deviations', '--kafka', brokers.join(',')]));
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toMatch(/--key \(or WAYFINDER_KEY\) is required/);
   });
 });

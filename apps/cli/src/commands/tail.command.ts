@@ -1,12 +1,14 @@
 /**
- * `wayfinder tail deviations|corrections|escalations|would-send [--tenant T] [--agent A]`: follows a
- * navigation topic on Kafka (an operator's view; the gateway variant comes with the gateway), one JSON
- * line per event, from now on, in a consumer group of its own that commits nothing anyone else reads.
+ * `wayfinder tail deviations|corrections|escalations|would-send [--agent A] --key KEY`: follows a
+ * navigation topic on Kafka, one JSON line per event of the key's tenant (resolved like the gateway
+ * resolves it: a key reads its own tenant only, as on every other door), from now on, in a consumer group
+ * of its own that commits nothing anyone else reads.
  */
 import { randomBytes } from 'node:crypto';
 import type { TopicName } from '@wayfinder/contracts';
 import { KafkaBus } from '@wayfinder/bus';
 import { ConfigError, loadConfig } from '@wayfinder/config';
+import { keyOption, resolveKeyTenant } from '../operator/key-tenant';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
 
@@ -17,27 +19,37 @@ const TOPICS: Record<string, TopicName> = {
   'would-send': 'wayfinder.would-send.v1',
 };
 
-const USAGE = `usage: wayfinder tail deviations|corrections|escalations|would-send [--tenant T] [--agent A] [--kafka BROKERS]
+const USAGE = `usage: wayfinder tail deviations|corrections|escalations|would-send [--agent A] [--key KEY] [--tenant T] [--kafka BROKERS] [--redis URL]
 
-Prints each new event of the topic as a JSON line until Ctrl-C (would-send: what shadow-mode tenants'
-agents would have received). Topic names get WAYFINDER_TOPIC_PREFIX.`;
+Prints each new event of the key's tenant on the topic as a JSON line until Ctrl-C (would-send: what
+shadow-mode agents would have received). Topic names get WAYFINDER_TOPIC_PREFIX.
+  --key     the tenant's API key (env WAYFINDER_KEY): decides the tenant (WAYFINDER_API_KEYS, then the
+            Redis key store)
+  --tenant  optional check: refused unless it is the key's tenant
+  --agent   only this agent's events`;
 
 export const tailCommand: Command = {
   name: 'tail',
   summary: 'follow deviations, corrections, escalations or would-send records on Kafka',
   usage: USAGE,
   async run(argv: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseCommandArgs(argv, { tenant: { type: 'string' }, agent: { type: 'string' }, kafka: { type: 'string' } });
+    const { values, positionals } = parseCommandArgs(argv, {
+      tenant: { type: 'string' }, agent: { type: 'string' }, key: { type: 'string' }, kafka: { type: 'string' }, redis: { type: 'string' },
+    });
     const topic = TOPICS[positionals[0] ?? ''];
     if (!topic || positionals.length > 1) throw new UsageError(`expected one of ${Object.keys(TOPICS).join(', ')}, got '${positionals.join(' ') || '(nothing)'}'`);
+    const key = keyOption(values.key as string | undefined);
     let config;
     try {
-      config = loadConfig(process.env, { kafka: values.kafka as string | undefined });
+      config = loadConfig(process.env, { mode: 'distributed', kafka: values.kafka as string | undefined, redis: values.redis as string | undefined });
     } catch (error) {
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
-    const tenant = values.tenant as string | undefined;
+    const resolved = await resolveKeyTenant(config, key);
+    await resolved.close();
+    const tenant = resolved.tenant.tenantId;
+    if (values.tenant !== undefined && values.tenant !== tenant) throw new Error(`this key belongs to another tenant than ${values.tenant as string}`);
     const agent = values.agent as string | undefined;
     const bus = new KafkaBus({ brokers: config.kafkaBrokers, clientId: `${config.kafkaClientId}-tail`, topicPrefix: config.topicPrefix });
     bus.subscribe(
@@ -45,7 +57,7 @@ export const tailCommand: Command = {
       async (batch) => {
         for (const { payload } of batch) {
           const event = payload as { tenantId: string; agentId?: string };
-          if (tenant !== undefined && event.tenantId !== tenant) continue;
+          if (event.tenantId !== tenant) continue;
           if (agent !== undefined && event.agentId !== agent) continue;
           io.stdout.write(JSON.stringify(payload) + '\n');
         }
