@@ -8,7 +8,9 @@ import { SimulatedFleet } from '@wayfinder/testing';
 import { runFleetThroughPipeline } from '../demo/fleet-pipeline-run';
 
 export async function startSimulated(agents: number, port: number, log: (line: string) => void): Promise<void> {
-  const fleet = new SimulatedFleet({ seed: Date.now() % 100_000, agents, stagger: Math.min(20, agents), recovery: 'content' });
+  // Agents start within the first 6 rounds (3 s): the fleet page is full at once, and the agents are
+  // still at different phases of their tasks.
+  const fleet = new SimulatedFleet({ seed: Date.now() % 100_000, agents, stagger: Math.min(6, agents), recovery: 'content' });
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   process.once('SIGINT', stop);
