@@ -6,7 +6,9 @@
  * key and partitioner as kafkajs' DefaultPartitioner (murmur2, Java-compatible), one idempotent
  * producer (one request in flight, acks all), offsets committed after the produce (every second, as
  * kafkajs' autoCommitInterval does in the other worker). Batches are handled one at a time, so the order
- * per partition holds.
+ * per partition holds. FLOOR_SEND=per-partition sends each partition's messages in a request of its own
+ * (as kafkajs' eachBatch does, one partition per batch) instead of one request per batch, to tell the
+ * client's cost from the batching's.
  *
  * Environment and output: as floor-worker.ts (FLOOR_BROKERS, FLOOR_FROM, FLOOR_TO, FLOOR_GROUP,
  * FLOOR_EXPECT; `floor-ready`, then `floor-result {json}` on stderr).
@@ -26,6 +28,7 @@ async function main(): Promise<void> {
   const from = env('FLOOR_FROM');
   const to = env('FLOOR_TO');
   const expect = Number(env('FLOOR_EXPECT'));
+  const perPartition = process.env['FLOOR_SEND'] === 'per-partition';
   const bootstrapBrokers = env('FLOOR_BROKERS').split(',');
   const producer = new Producer({ clientId: 'bench-floor', bootstrapBrokers, idempotent: true, autocreateTopics: false, partitioner: compatibilityPartitioner });
   const consumer = new Consumer({ clientId: 'bench-floor', groupId: env('FLOOR_GROUP'), bootstrapBrokers, autocommit: false, maxWaitTime: 500 });
@@ -70,7 +73,17 @@ async function main(): Promise<void> {
       const parsed = JSON.parse(m.value.toString('utf8')) as unknown;
       return { topic: to, key: m.key, value: Buffer.from(JSON.stringify(parsed), 'utf8') };
     });
-    await producer.send({ messages, acks: -1 });
+    if (perPartition) {
+      const byPartition = new Map<number, typeof messages>();
+      batch.forEach((m, i) => {
+        const list = byPartition.get(m.partition);
+        if (list) list.push(messages[i]);
+        else byPartition.set(m.partition, [messages[i]]);
+      });
+      for (const list of byPartition.values()) await producer.send({ messages: list, acks: -1 });
+    } else {
+      await producer.send({ messages, acks: -1 });
+    }
     for (const m of batch) toCommit.set(m.partition, m.offset + 1n);
     if (Date.now() - committedAt >= COMMIT_INTERVAL_MS) {
       const offsets = [...toCommit].map(([partition, offset]) => ({ topic: from, partition, offset, leaderEpoch: -1 }));
