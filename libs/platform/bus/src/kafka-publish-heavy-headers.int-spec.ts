@@ -5,11 +5,13 @@
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { deleteTestTopics, kafkaBrokers, requireKafka, uniqueTestName } from '../../../testing/src/infra/kafka';
 import { waitFor } from './bus.contract';
-import { KafkaBus } from './kafka.bus';
+import type { Bus } from './bus';
+import { createKafkaBus } from './kafka-client';
+import { testKafkaClient } from './kafka-client.testing';
 import { createTopics } from './topic-admin';
 
-describe('KafkaBus publishing many messages with heavy headers', () => {
-  let bus: KafkaBus | undefined;
+describe(`Kafka bus (${testKafkaClient()}) publishing many messages with heavy headers`, () => {
+  let bus: Bus | undefined;
   const topicPrefix = `${uniqueTestName('headers')}.`;
   afterAll(async () => {
     await bus?.stop();
@@ -19,7 +21,7 @@ describe('KafkaBus publishing many messages with heavy headers', () => {
   it('delivers 3,000 small messages with 1.5 KB of headers each, published at once', async () => {
     const brokers = await requireKafka(kafkaBrokers());
     await createTopics(brokers, { topicPrefix, only: ['wayfinder.steps.v1'], partitionsOverride: 1 });
-    bus = new KafkaBus({ brokers, topicPrefix });
+    bus = createKafkaBus(testKafkaClient(), { brokers, topicPrefix });
     let received = 0;
     bus.subscribeRaw('wayfinder.steps.v1.dlq', async (batch) => void (received += batch.length), { groupId: 'headers' });
     await bus.start();

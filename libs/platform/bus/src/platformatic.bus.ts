@@ -51,7 +51,8 @@ type StringProducer = Platformatic.Producer<string | undefined, Buffer, string, 
 type Stream = Platformatic.MessagesStream<string | undefined, Buffer, string, string>;
 
 let loaded: Client | undefined;
-function client(): Client {
+/** The @platformatic/kafka module, loaded on first use (see the header comment). */
+export function platformaticKafka(): Client {
   const nodeModule = (process as unknown as { getBuiltinModule(id: string): typeof import('node:module') }).getBuiltinModule('node:module');
   loaded ??= nodeModule.createRequire(__filename)('@platformatic/kafka') as Client;
   return loaded;
@@ -209,7 +210,7 @@ export class PlatformaticBus implements Bus {
 
   private connectProducer(): StringProducer {
     if (!this.producer) {
-      const { Producer, compatibilityPartitioner, stringSerializer } = client();
+      const { Producer, compatibilityPartitioner, stringSerializer } = platformaticKafka();
       // Bounded retries, as KafkaBus: a publish to an unreachable broker rejects instead of hanging.
       this.producer = new Producer({
         ...this.base(''),
@@ -272,7 +273,7 @@ export class PlatformaticBus implements Bus {
   }
 
   private async startConsumer(group: GroupEntry): Promise<RunningGroup> {
-    const { Consumer, MessagesStreamModes, MessagesStreamFallbackModes, stringDeserializer } = client();
+    const { Consumer, MessagesStreamModes, MessagesStreamFallbackModes, stringDeserializer } = platformaticKafka();
     const sessionTimeout = this.options.sessionTimeoutMs ?? 30_000;
     const consumer = new Consumer({
       ...this.base(''),
