@@ -4,11 +4,10 @@
 import { DLQ_HEADERS, dlqTopicOf, type StepEvent } from '@wayfinder/contracts';
 // Tests of a platform lib may use the infra helpers of libs/testing, which platform code may not import.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { deleteTestTopics, kafkaBrokers, requireKafka, uniqueTestName } from '../../../testing/src/infra/kafka';
+import { deleteTestTopics, kafkaBrokers, kafkaClientUnderTest, requireKafka, uniqueTestName } from '../../../testing/src/infra/kafka';
 import type { Bus, Delivered } from './bus';
 import { stepEvent, waitFor } from './bus.contract';
 import { createKafkaBus } from './kafka-client';
-import { testKafkaClient } from './kafka-client.testing';
 import { createTopics } from './topic-admin';
 
 const STEPS = 'wayfinder.steps.v1' as const;
@@ -16,7 +15,7 @@ const AGENTS = 100;
 const SEQS = 100;
 const brokers = kafkaBrokers();
 
-describe(`Kafka bus (${testKafkaClient()}) with 10,000 interleaved step events, 100 invalid ones and a consumer restart`, () => {
+describe(`Kafka bus (${kafkaClientUnderTest()}) with 10,000 interleaved step events, 100 invalid ones and a consumer restart`, () => {
   const buses: Bus[] = [];
   const topicPrefix = `${uniqueTestName('10k')}.`;
   afterAll(async () => {
@@ -28,7 +27,7 @@ describe(`Kafka bus (${testKafkaClient()}) with 10,000 interleaved step events, 
     await requireKafka(brokers);
     await createTopics(brokers, { topicPrefix, only: [STEPS], partitionsOverride: 6 });
     const open = () => {
-      const bus = createKafkaBus(testKafkaClient(), { brokers, topicPrefix, clientId: 'bus-10k' });
+      const bus = createKafkaBus(kafkaClientUnderTest(), { brokers, topicPrefix, clientId: 'bus-10k' });
       buses.push(bus);
       return bus;
     };

@@ -9,7 +9,10 @@ import { PlatformaticBus } from './platformatic.bus';
 
 export type KafkaClientName = 'kafkajs' | 'platformatic';
 
-export function createKafkaBus(client: KafkaClientName, options: KafkaBusOptions): Bus {
+/** A Bus on Kafka: both adapters tell their consumer groups' assignments (Bus.onAssignment). */
+export type KafkaBusLike = Bus & Required<Pick<Bus, 'onAssignment'>>;
+
+export function createKafkaBus(client: KafkaClientName, options: KafkaBusOptions): KafkaBusLike {
   if (client === 'platformatic') {
     const { logLevel: _kafkajsOnly, ...rest } = options;
     return new PlatformaticBus(rest);

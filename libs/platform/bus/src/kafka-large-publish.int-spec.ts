@@ -3,14 +3,13 @@
 import { type StepEvent } from '@wayfinder/contracts';
 // Tests of a platform lib may use the infra helpers of libs/testing, which platform code may not import.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { deleteTestTopics, kafkaBrokers, requireKafka, uniqueTestName } from '../../../testing/src/infra/kafka';
+import { deleteTestTopics, kafkaBrokers, kafkaClientUnderTest, requireKafka, uniqueTestName } from '../../../testing/src/infra/kafka';
 import { stepEvent, waitFor } from './bus.contract';
 import type { Bus } from './bus';
 import { createKafkaBus } from './kafka-client';
-import { testKafkaClient } from './kafka-client.testing';
 import { createTopics } from './topic-admin';
 
-describe(`Kafka bus (${testKafkaClient()}) publishing one very large batch`, () => {
+describe(`Kafka bus (${kafkaClientUnderTest()}) publishing one very large batch`, () => {
   let bus: Bus | undefined;
   const topicPrefix = `${uniqueTestName('large')}.`;
   afterAll(async () => {
@@ -21,7 +20,7 @@ describe(`Kafka bus (${testKafkaClient()}) publishing one very large batch`, () 
   it('delivers 4,000 events of 600 bytes published in one call, in order', async () => {
     const brokers = await requireKafka(kafkaBrokers());
     await createTopics(brokers, { topicPrefix, only: ['wayfinder.steps.v1'], partitionsOverride: 1 });
-    bus = createKafkaBus(testKafkaClient(), { brokers, topicPrefix });
+    bus = createKafkaBus(kafkaClientUnderTest(), { brokers, topicPrefix });
     const seqs: number[] = [];
     bus.subscribe('wayfinder.steps.v1', async (batch) => void seqs.push(...batch.map((d) => d.payload.seq)), { groupId: 'large' });
     await bus.start();

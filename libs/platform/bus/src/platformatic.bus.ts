@@ -11,8 +11,11 @@
  * - Consumer: one per consumer group, a MessagesStream in paused mode (it fetches ahead up to its
  *   high-water mark, so the buffer is bounded: back-pressure). What is buffered is read in one go,
  *   split by partition (order kept) and delivered in chunks of maxBatchSize through deliverBatch, the
- *   same validation, retries and DLQ as KafkaBus. Offsets are committed only after a chunk is done
- *   (every second, and before leaving the group on stop); nothing is auto-committed.
+ *   same validation, retries and DLQ as KafkaBus. Offsets are committed only after a chunk is done: once
+ *   per read, in the background (one commit in flight; what is handled meanwhile goes in the next one),
+ *   and before leaving the group on stop; nothing is auto-committed. Not on an interval, as KafkaBus
+ *   does: this client gives no hook before it rejoins, so offsets handled but not yet committed at a
+ *   rebalance would be handled again by the partition's next owner.
  * - Rebalance: this client rejoins on its own (heartbeats are timed, not tied to the handlers). Records
  *   of a partition this member no longer holds are dropped unhandled (its new owner reads them from the
  *   committed offset), and a chunk in retry stops when its partition goes. After a join the stream fetches
@@ -79,7 +82,9 @@ interface RunningGroup {
   readonly handledNext: Map<string, bigint>;
   /** Next offset to commit per broker topic and partition: handled, not committed yet. */
   readonly toCommit: Map<string, { topic: string; partition: number; offset: bigint }>;
-  committedAt: number;
+  /** The commit in flight, if any; `again` when more was handled while it ran. */
+  committing: Promise<void> | null;
+  again: boolean;
 }
 
 /** A publish waiting for its produce request (a piece of one when it was larger than a request). */
@@ -93,7 +98,6 @@ interface Outgoing {
 /** Below the broker's default message.max.bytes (1 MiB) for one partition's batch, as KafkaBus. */
 const MAX_REQUEST_BYTES = 512 * 1024;
 const RECORD_OVERHEAD = 16;
-const COMMIT_INTERVAL_MS = 1_000;
 /** Records buffered ahead per consumer (the stream's high-water mark): the bound of back-pressure. */
 const BUFFERED_RECORDS = 2_048;
 
@@ -167,7 +171,8 @@ export class PlatformaticBus implements Bus {
       running.map(async (group) => {
         group.running = false;
         await group.loop;
-        await this.commit(group).catch((error: unknown) => this.log('warn', `final commit failed: ${messageOf(error)}`));
+        while (group.committing) await group.committing;
+        await this.commitNow(group).catch((error: unknown) => this.log('warn', `final commit failed: ${messageOf(error)}`));
         await group.stream.close().catch(() => undefined);
         await group.consumer.close().catch(() => undefined);
       }),
@@ -312,7 +317,7 @@ export class PlatformaticBus implements Bus {
       await consumer.close().catch(() => undefined);
       throw new Error(`PlatformaticBus: cannot subscribe ${group.groupId} to ${topics.join(', ')} (were the topics created? \`wayfinder topics create\`): ${messageOf(error)}`);
     }
-    const running: RunningGroup = { consumer, stream, running: true, loop: Promise.resolve(), handledNext, toCommit: new Map(), committedAt: Date.now() };
+    const running: RunningGroup = { consumer, stream, running: true, loop: Promise.resolve(), handledNext, toCommit: new Map(), committing: null, again: false };
     stream.on('error', (error: Error) => {
       if (!running.running) return;
       running.running = false;
@@ -337,11 +342,10 @@ export class PlatformaticBus implements Bus {
             stream.off('readable', done);
             resolve();
           };
-          // Woken by data, or after a while to commit and to notice a stop.
+          // Woken by data, or after a while to notice a stop.
           const timer = setTimeout(done, 200);
           stream.once('readable', done);
         });
-        if (Date.now() - running.committedAt >= COMMIT_INTERVAL_MS) await this.commit(running).catch((error: unknown) => this.log('warn', `commit failed: ${messageOf(error)}`));
         continue;
       }
       const byPartition = new Map<string, InMessage[]>();
@@ -358,7 +362,7 @@ export class PlatformaticBus implements Bus {
         while (next < lists.length) await this.deliverPartition(group, running, lists[next++]);
       };
       await Promise.all(Array.from({ length: Math.min(concurrency, lists.length) }, worker));
-      if (Date.now() - running.committedAt >= COMMIT_INTERVAL_MS) await this.commit(running).catch((error: unknown) => this.log('warn', `commit failed: ${messageOf(error)}`));
+      this.commitSoon(running);
     }
   }
 
@@ -405,8 +409,25 @@ export class PlatformaticBus implements Bus {
     }
   }
 
-  private async commit(running: RunningGroup): Promise<void> {
-    running.committedAt = Date.now();
+  /** Starts a commit of what is handled, or asks the one in flight for another after it. */
+  private commitSoon(running: RunningGroup): void {
+    if (running.toCommit.size === 0) return;
+    if (running.committing) {
+      running.again = true;
+      return;
+    }
+    running.committing = this.commitNow(running)
+      .catch((error: unknown) => this.log('warn', `commit failed: ${messageOf(error)}`))
+      .finally(() => {
+        running.committing = null;
+        if (running.again) {
+          running.again = false;
+          this.commitSoon(running);
+        }
+      });
+  }
+
+  private async commitNow(running: RunningGroup): Promise<void> {
     if (running.toCommit.size === 0) return;
     const offsets = [...running.toCommit.values()].map((o) => ({ ...o, leaderEpoch: -1 }));
     running.toCommit.clear();
