@@ -5,7 +5,7 @@
  * a version; a service that finds a version other than the one it last read or wrote knows another
  * instance processed the agent since (its partition moved away and back) and reloads the state.
  */
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { tenantKey } from './keys';
 
 export interface AgentRef {
@@ -61,6 +61,8 @@ export class RedisAgentStateStore {
   ) {
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.namespace = options.namespace ?? '';
+    // Sent by SHA (EVALSHA; ioredis loads the script when the server does not know it), not as source per agent.
+    if (!('wfAgentStateSave' in redis)) redis.defineCommand('wfAgentStateSave', { numberOfKeys: 1, lua: SAVE_SCRIPT });
   }
 
   /** The stored versions of these agents (0 when none), in one round trip. */
@@ -94,10 +96,10 @@ export class RedisAgentStateStore {
    */
   async save(writes: readonly AgentStateWrite[]): Promise<number[]> {
     if (writes.length === 0) return [];
-    const pipeline = this.redis.pipeline();
+    const pipeline = this.redis.pipeline() as ChainableCommander & { wfAgentStateSave(key: string, expected: number, state: Buffer, ttlMs: number): unknown };
     for (const w of writes) {
       const expected = w.expectedVersion === undefined ? -1 : w.expectedVersion;
-      pipeline.eval(SAVE_SCRIPT, 1, this.keyOf(w), expected, Buffer.from(w.state.buffer, w.state.byteOffset, w.state.byteLength), this.ttlMs);
+      pipeline.wfAgentStateSave(this.keyOf(w), expected, Buffer.from(w.state.buffer, w.state.byteOffset, w.state.byteLength), this.ttlMs);
     }
     const results = (await pipeline.exec()) ?? [];
     return results.map(([error, version]) => {
