@@ -105,7 +105,7 @@ export class FusedBus implements Bus {
     readonly inner: Bus,
     readonly edges: InProcessEdges,
   ) {
-    if (inner.onAssignment) this.onAssignment = (listener) => inner.onAssignment!(listener);
+    if (inner.onAssignment) this.onAssignment = inner.onAssignment.bind(inner);
   }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options?: PublishOptions): Promise<void> {

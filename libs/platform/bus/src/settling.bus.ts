@@ -28,7 +28,7 @@ export class SettlingBus implements Bus {
   readonly onAssignment?: (listener: AssignmentListener) => void;
 
   constructor(readonly inner: Bus) {
-    if (inner.onAssignment) this.onAssignment = (listener) => inner.onAssignment!(listener);
+    if (inner.onAssignment) this.onAssignment = inner.onAssignment.bind(inner);
   }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options?: PublishOptions): Promise<void> {

@@ -212,7 +212,7 @@ export class TracedBus implements Bus {
     this.sampleBelow = ratio * 0x1_0000_0000;
     this.maxLinks = options.maxLinks ?? 128;
     this.propagateAll = options.propagation === 'all';
-    if (inner.onAssignment) this.onAssignment = (listener) => inner.onAssignment!(listener);
+    if (inner.onAssignment) this.onAssignment = inner.onAssignment.bind(inner);
   }
 
 
