@@ -321,13 +321,49 @@ export class PlatformaticBus implements Bus {
     stream.on('error', (error: Error) => {
       if (!running.running) return;
       running.running = false;
-      this.log('error', `consumer ${group.groupId} stopped: ${error.message}`);
-      this.options.onFatal?.(error);
+      this.log('error', `consumer ${group.groupId} stopped (restarting): ${error.message}`);
+      void this.restart(group, running);
     });
     // Paused mode: the stream fetches ahead to its high-water mark; the loop reads what is buffered.
     stream.on('readable', () => undefined);
     running.loop = this.deliveryLoop(group, running);
     return running;
+  }
+
+  /**
+   * A stream that failed (its retries ran out, e.g. while the broker restarts) is not usable again: as
+   * kafkajs restarts a crashed consumer, this closes the member and joins again with a new one, every
+   * second until it joins or the bus stops. Nothing handled is lost: the new member reads from the
+   * committed offsets.
+   */
+  private async restart(group: GroupEntry, failed: RunningGroup): Promise<void> {
+    await failed.loop;
+    while (failed.committing) await failed.committing;
+    await this.commitNow(failed).catch(() => undefined);
+    await failed.stream.close().catch(() => undefined);
+    await new Promise<void>((resolve) => failed.consumer.close(true, () => resolve()));
+    for (;;) {
+      const index = this.running.indexOf(failed);
+      if (index < 0) return; // stopped meanwhile
+      await sleep(1_000);
+      if (this.running.indexOf(failed) < 0) return;
+      try {
+        const fresh = await this.startConsumer(group);
+        const at = this.running.indexOf(failed);
+        if (at < 0) {
+          fresh.running = false;
+          await fresh.loop;
+          await fresh.stream.close().catch(() => undefined);
+          await fresh.consumer.close().catch(() => undefined);
+          return;
+        }
+        this.running[at] = fresh;
+        this.log('warn', `consumer ${group.groupId} joined again`);
+        return;
+      } catch (error) {
+        this.log('warn', `consumer ${group.groupId} cannot join yet: ${messageOf(error)}`);
+      }
+    }
   }
 
   private async deliveryLoop(group: GroupEntry, running: RunningGroup): Promise<void> {
