@@ -107,6 +107,12 @@ class Writer {
   }
 }
 
+/**
+ * Where documents are encoded (encoding is synchronous, so one buffer serves every call; it grows to the
+ * largest document and the result is a copy of the bytes written).
+ */
+const scratch = new Writer(16 * 1024);
+
 class Reader {
   private at = 0;
 
@@ -136,9 +142,9 @@ class Reader {
 
   private text(length: number): string {
     if (this.at + length > this.bytes.length) throw new Error('memory trail state: truncated document');
-    const s = decoder.decode(this.bytes.subarray(this.at, this.at + length));
+    const from = this.at;
     this.at += length;
-    return s;
+    return decoder.decode(this.bytes.subarray(from, from + length));
   }
 
   str(): string {
@@ -236,7 +242,8 @@ export class TrailLogBytes {
  * of `doc.tasks` (from its TrailLogBytes); without it each log is encoded here.
  */
 export function encodeAgentTrails(doc: AgentTrailsDocument, logBytes?: (taskId: string, log: readonly OperationLogEntry[], index: number) => Uint8Array): Uint8Array {
-  const w = new Writer(1024);
+  const w = scratch;
+  w.length = 0;
   w.byte(MAGIC_0);
   w.byte(MAGIC_1);
   w.byte(VERSION_2);
