@@ -102,9 +102,32 @@ class Writer {
     this.length += bytes.length;
   }
 
+  /** A copy of the bytes written, carved from a shared slab (see `copyOut`). */
   result(): Uint8Array {
-    return this.bytes.slice(0, this.length);
+    return copyOut(this.bytes.subarray(0, this.length));
   }
+}
+
+/**
+ * Documents are copied out into views of one larger buffer, as Node pools small Buffers: a fresh
+ * ArrayBuffer per document (a few KB, allocated outside the heap) cost more than encoding it. A slab is
+ * freed once no document of it is referenced (they live until the store has written them).
+ */
+const SLAB_BYTES = 256 * 1024;
+let slab = new Uint8Array(0);
+let slabUsed = 0;
+
+function copyOut(bytes: Uint8Array): Uint8Array {
+  if (bytes.length > SLAB_BYTES / 4) return bytes.slice();
+  if (slabUsed + bytes.length > slab.length) {
+    slab = new Uint8Array(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const out = slab.subarray(slabUsed, slabUsed + bytes.length);
+  out.set(bytes);
+  // 8-byte aligned, as Node's pool does.
+  slabUsed += (bytes.length + 7) & ~7;
+  return out;
 }
 
 /**

@@ -44,11 +44,18 @@ export class AgentTrails implements AgentStateHolder {
     let tasks = this.agents.get(key);
     let slot = tasks?.get(scope.taskId);
     if (!slot) slot = { trail: newTrail(await seed()), log: new TrailLogBytes() };
-    tasks = this.agents.get(key) ?? new Map();
-    this.agents.delete(key); // re-inserted: most recently seen last
-    this.agents.set(key, tasks);
-    tasks.delete(scope.taskId);
-    tasks.set(scope.taskId, slot);
+    tasks = this.agents.get(key);
+    if (!tasks) this.agents.set(key, (tasks = new Map()));
+    else if (this.maxAgents !== Infinity) {
+      // Re-inserted: most recently seen last (only the bound here needs the order; unbounded, the
+      // DurableAgentStates around it keeps the LRU and evicts through forgetAgent).
+      this.agents.delete(key);
+      this.agents.set(key, tasks);
+    }
+    if (tasks.get(scope.taskId) !== slot || tasks.size > 1) {
+      tasks.delete(scope.taskId);
+      tasks.set(scope.taskId, slot);
+    }
     while (tasks.size > MAX_TASKS_PER_AGENT) tasks.delete(tasks.keys().next().value as string);
     while (this.agents.size > this.maxAgents) this.agents.delete(this.agents.keys().next().value as string);
     return slot.trail;
