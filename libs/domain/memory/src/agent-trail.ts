@@ -30,7 +30,10 @@ export interface AgentTrail {
   lastStateText?: string;
   /** When this process last re-wrote the agent's entries to keep them from expiring (ms). */
   keptAliveAt?: number;
-  /** Oldest first, at most MAX_LOG entries. */
+  /**
+   * Oldest first, at most MAX_LOG entries (appendLog). An entry is never changed once appended: its
+   * encoding is kept and re-used by every later write-back (agent-trail-codec's TrailLogBytes).
+   */
   log: OperationLogEntry[];
   /** The last STATE rendered and what it was rendered from (in memory only: see `trailState`). */
   rendered?: RenderedState;
