@@ -28,8 +28,8 @@ import { encodeKeyPart, tenantKey } from './keys';
 /**
  * The append of one tenant's records, grouped by agent, in one script call (EVALSHA: sent to the server
  * once). Per record: `SET NX` (idempotent by id) and the ZADD into its list; per agent, once: the trims of
- * its lists (retention, then bound), the entry hash (read once, written once) and its score in `agents`
- * (`ZADD GT`: only ever moved forward); per tenant, once: the trims of `agents` and `records`. Every key is
+ * its lists (retention, then bound) and the entry hash (read once, written once); per call, once: the
+ * agents' scores in `agents` (one `ZADD GT`: only ever moved forward) and the trims of `agents` and `records`. Every key is
  * the tenant's (one Cluster slot) and passed in KEYS.
  * KEYS: agents, tenantRecords, then per agent: steps, records, entry, then its records' `rec:<id>` keys.
  * ARGV: cutoffMs, maxSteps, maxRecords, maxTenant, agentCount, then per agent: agentId, recordCount, then
@@ -42,6 +42,8 @@ local maxSteps, maxRecords, maxTenant = tonumber(ARGV[2]), tonumber(ARGV[3]), to
 local agentCount = tonumber(ARGV[5])
 local k, a = 3, 6
 local added, tenantTtl, tenantRecordsTtl = 0, 0, 0
+-- score, agentId of each agent written: its score in KEYS[1], one ZADD GT for all (≤ 256 agents a call).
+local seen = {}
 for _ = 1, agentCount do
   local agentId, n = ARGV[a], tonumber(ARGV[a + 1])
   a = a + 2
@@ -54,11 +56,11 @@ for _ = 1, agentCount do
     if redis.call('SET', KEYS[k], ARGV[a], 'NX', 'PX', ttl) then
       added = added + 1
       if ARGV[a + 3] == '1' then
-        redis.call('ZADD', steps, score, ARGV[a])
+        redis.call('ZADD', steps, ARGV[a + 1], ARGV[a])
         if ttl > stepsTtl then stepsTtl = ttl end
       else
-        redis.call('ZADD', records, score, ARGV[a])
-        redis.call('ZADD', KEYS[2], score, ARGV[a])
+        redis.call('ZADD', records, ARGV[a + 1], ARGV[a])
+        redis.call('ZADD', KEYS[2], ARGV[a + 1], ARGV[a])
         if ttl > recordsTtl then recordsTtl = ttl end
       end
       -- Like one record after the other: the newest (the later on a tie) names the task and run, the oldest (the earlier on a tie) is first seen.
@@ -88,10 +90,13 @@ for _ = 1, agentCount do
     local stored = redis.call('HMGET', entry, 'lastSeenMs', 'firstSeenMs', 'lastSeq')
     local fields = {}
     if (not stored[1]) or lastMs >= tonumber(stored[1]) then
-      for _, v in ipairs({ 'taskId', ARGV[lastI + 4], 'runId', ARGV[lastI + 5], 'lastSeen', ARGV[lastI + 6], 'lastSeenMs', ARGV[lastI + 1] }) do fields[#fields + 1] = v end
+      fields = { 'taskId', ARGV[lastI + 4], 'runId', ARGV[lastI + 5], 'lastSeen', ARGV[lastI + 6], 'lastSeenMs', ARGV[lastI + 1] }
     end
     if (not stored[2]) or firstMs < tonumber(stored[2]) then
-      for _, v in ipairs({ 'firstSeen', ARGV[firstI + 6], 'firstSeenMs', ARGV[firstI + 1] }) do fields[#fields + 1] = v end
+      fields[#fields + 1] = 'firstSeen'
+      fields[#fields + 1] = ARGV[firstI + 6]
+      fields[#fields + 1] = 'firstSeenMs'
+      fields[#fields + 1] = ARGV[firstI + 1]
     end
     if maxSeq and ((not stored[3]) or maxSeq > tonumber(stored[3])) then
       fields[#fields + 1] = 'lastSeq'
@@ -99,11 +104,13 @@ for _ = 1, agentCount do
     end
     if #fields > 0 then redis.call('HSET', entry, unpack(fields)) end
     redis.call('PEXPIRE', entry, entryTtl)
-    redis.call('ZADD', KEYS[1], 'GT', lastMs, agentId)
+    seen[#seen + 1] = ARGV[lastI + 1]
+    seen[#seen + 1] = agentId
     if entryTtl > tenantTtl then tenantTtl = entryTtl end
   end
 end
 if tenantTtl > 0 then
+  redis.call('ZADD', KEYS[1], 'GT', unpack(seen))
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', cutoff)
   redis.call('PEXPIRE', KEYS[1], tenantTtl)
 end
