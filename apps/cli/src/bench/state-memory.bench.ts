@@ -1,19 +1,16 @@
 /**
  * Detector state per agent in process (issue 14, DESIGN §7 memory budget): the engine as the detector
- * worker builds it (balanced profile from a PolicyBook, hashing vectors, drift and the goal checks) fed the
- * fleet steps of `bench worker-memory` (every detector touched; each parsed from JSON with its own `ts`, as the
- * worker reads them), heap + external after full collections,
- * before and after. What `bench worker-memory` measures without Kafka, Redis and the worker around it, so
- * a change to the state layout reads in seconds. Run with
- *   node --expose-gc bin/run-ts.js libs/domain/detection/bench/state-memory.bench.ts [agents] [steps] [snapshotDir]
+ * worker builds it (balanced profile from a PolicyBook, hashing vectors, drift and the goal checks) fed
+ * the fleet steps of `bench worker-memory` (every detector touched; each parsed from JSON with its own
+ * `ts`, as the worker reads them); heap + external after full collections, before and after. What `bench
+ * worker-memory` measures without Kafka, Redis and the worker around it, so a change to the state layout
+ * reads in a minute. Run with
+ *   node --expose-gc bin/run-ts.js apps/cli/src/bench/state-memory.bench.ts [agents] [steps] [snapshotDir]
  * With snapshotDir a heap snapshot is written once loaded (to see what the bytes are).
  */
 import { HashingEmbedder, hashingVectors } from '@wayfinder/embeddings';
-import { everyDetectorStep } from '../../../../apps/cli/src/bench/fleet-steps';
-import { DetectionEngine } from '../src/detection.engine';
-import { DriftDetector } from '../src/drift';
-import { goalCheckDetectors } from '../src/goal-checks';
-import { PolicyBook } from '../src/policy/policy-book';
+import { DetectionEngine, DriftDetector, goalCheckDetectors, PolicyBook } from '@wayfinder/detection';
+import { everyDetectorStep } from './fleet-steps';
 
 function retained(): number {
   const gc = (global as { gc?: () => void }).gc;
@@ -47,5 +44,4 @@ let deviations = 0;
 for (let s = 0; s < steps; s++) for (let a = 0; a < agents; a++) deviations += engine.onStep(parsed(a, s, new Date(Date.now() + s).toISOString()), position).length;
 const after = retained();
 if (snapshotDir) require('node:v8').writeHeapSnapshot(require('node:path').join(snapshotDir, `state-memory-${Date.now()}.heapsnapshot`));
-process.stdout.write(`agents held ${engine.agentCount}, before ${before}, after ${after}\n`);
 process.stdout.write(`${agents} agents × ${steps} steps: ${((after - before) / 1e6).toFixed(1)} MB added, ${Math.round((after - before) / agents)} B/agent, ${deviations} deviations\n`);
