@@ -15,7 +15,7 @@ import { intOption, numberOption, parseCommandArgs } from '../args';
 import { BENCH_EMBEDDERS_USAGE, benchEmbeddersCommand } from './bench-embedders.command';
 
 const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--state-agents N]
-       wayfinder bench floor [--kafka BROKERS] [--agents N] [--messages N] [--partitions N]
+       wayfinder bench floor [--kafka BROKERS] [--agents N] [--messages N] [--partitions N] [--client kafkajs|platformatic|both] [--rounds N]
        wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--separate] [--messages N] [--backlog N]
        wayfinder bench worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N]
        wayfinder bench failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
@@ -35,6 +35,10 @@ messages/s and CPU µs per message, the baseline of the pipeline's CPU per step.
   --agents N         agents the steps are spread over (default 1000)
   --messages N       steps through the floor (default 100000)
   --partitions N     partitions of the per-agent topics (default 12)
+  --client C         the pass-through's Kafka client: kafkajs (default), platformatic (@platformatic/kafka,
+                     the same work), or both: kafkajs then platformatic on the same steps, --rounds
+                     times, with platformatic's CPU per message over kafkajs' pair by pair
+  --rounds N         rounds of --client both (default 3)
 
 pipeline: the distributed services on Kafka, fed by a synthetic fleet: sustained throughput,
 step → correction latency and consumer lag. The floor runs first (--messages steps), and the
@@ -119,6 +123,8 @@ export const benchCommand: Command = {
       concurrency: { type: 'string' },
       requests: { type: 'string' },
       turns: { type: 'string' },
+      client: { type: 'string' },
+      rounds: { type: 'string' },
     });
     const [which, ...extra] = positionals;
     const benchmarks = ['detectors', 'floor', 'pipeline', 'worker-memory', 'failover', 'gateway', 'proxy'];
@@ -166,16 +172,26 @@ export const benchCommand: Command = {
       const { runFailoverBench } = await import('../bench/scale-bench');
       results = await runFailoverBench(failoverOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else if (which === 'floor') {
-      only(['kafka', 'agents', 'messages', 'partitions']);
+      only(['kafka', 'agents', 'messages', 'partitions', 'client', 'rounds']);
+      const client = values.client ?? 'kafkajs';
+      if (client !== 'kafkajs' && client !== 'platformatic' && client !== 'both') throw new UsageError(`--client must be kafkajs, platformatic or both, got '${client}'`);
+      if (values.rounds !== undefined && client !== 'both') throw new UsageError('--rounds applies to --client both only');
       const floorOptions = {
         brokers: brokersOf(values.kafka),
         agents: intOption(values.agents, 'agents', 1000),
         messages: intOption(values.messages, 'messages', 100_000),
         partitions: intOption(values.partitions, 'partitions', 12),
       };
-      options = floorOptions;
-      const { runFloorBench } = await import('../bench/floor-bench');
-      results = await runFloorBench(floorOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
+      const log = (line: string) => io.stderr.write(`wayfinder bench: ${line}\n`);
+      const { runFloorBench, runFloorComparison } = await import('../bench/floor-bench');
+      if (client === 'both') {
+        const comparison = { ...floorOptions, rounds: intOption(values.rounds, 'rounds', 3) };
+        options = comparison;
+        results = await runFloorComparison(comparison, log);
+      } else {
+        options = { ...floorOptions, client };
+        results = await runFloorBench({ ...floorOptions, client }, log);
+      }
     } else if (which === 'gateway') {
       only(['kafka', 'agents', 'events', 'concurrency']);
       const gatewayOptions = {

@@ -2,6 +2,8 @@ export * from './bus';
 export { decodePayload, encodePayload, deadLetterHeaders, type Decoded, type DeadLetterSource } from './codec';
 export { InProcessBus, InProcessBroker, DEFAULT_QUEUE_CAPACITY, partitionOf, type InProcessBusOptions, type UnreadDeadLetterListener } from './in-process.bus';
 export { KafkaBus, type KafkaBusOptions } from './kafka.bus';
+export { PlatformaticBus, type PlatformaticBusOptions } from './platformatic.bus';
+export { createKafkaBus, type KafkaBusLike, type KafkaClientName } from './kafka-client';
 export { createTopics, topicPlan, DLQ_RETENTION_MS, type CreateTopicsOptions, type CreateTopicsResult } from './topic-admin';
 export { HandlerErrorFilter } from './nest/handler-error.filter';
 export { BusTransport, BatchEventPattern, type BusTransportOptions } from './nest/bus.transport';

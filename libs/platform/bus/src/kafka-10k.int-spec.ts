@@ -4,10 +4,10 @@
 import { DLQ_HEADERS, dlqTopicOf, type StepEvent } from '@wayfinder/contracts';
 // Tests of a platform lib may use the infra helpers of libs/testing, which platform code may not import.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { deleteTestTopics, kafkaBrokers, requireKafka, uniqueTestName } from '../../../testing/src/infra/kafka';
-import type { Delivered } from './bus';
+import { deleteTestTopics, kafkaBrokers, kafkaClientUnderTest, requireKafka, uniqueTestName } from '../../../testing/src/infra/kafka';
+import type { Bus, Delivered } from './bus';
 import { stepEvent, waitFor } from './bus.contract';
-import { KafkaBus } from './kafka.bus';
+import { createKafkaBus } from './kafka-client';
 import { createTopics } from './topic-admin';
 
 const STEPS = 'wayfinder.steps.v1' as const;
@@ -15,8 +15,8 @@ const AGENTS = 100;
 const SEQS = 100;
 const brokers = kafkaBrokers();
 
-describe('KafkaBus with 10,000 interleaved step events, 100 invalid ones and a consumer restart', () => {
-  const buses: KafkaBus[] = [];
+describe(`Kafka bus (${kafkaClientUnderTest()}) with 10,000 interleaved step events, 100 invalid ones and a consumer restart`, () => {
+  const buses: Bus[] = [];
   const topicPrefix = `${uniqueTestName('10k')}.`;
   afterAll(async () => {
     await Promise.all(buses.map((b) => b.stop()));
@@ -27,14 +27,14 @@ describe('KafkaBus with 10,000 interleaved step events, 100 invalid ones and a c
     await requireKafka(brokers);
     await createTopics(brokers, { topicPrefix, only: [STEPS], partitionsOverride: 6 });
     const open = () => {
-      const bus = new KafkaBus({ brokers, topicPrefix, clientId: 'bus-10k' });
+      const bus = createKafkaBus(kafkaClientUnderTest(), { brokers, topicPrefix, clientId: 'bus-10k' });
       buses.push(bus);
       return bus;
     };
 
     const received: Delivered<StepEvent>[] = [];
     const dead: Delivered<Buffer>[] = [];
-    const consume = (bus: KafkaBus) =>
+    const consume = (bus: Bus) =>
       bus.subscribe(STEPS, async (batch) => void received.push(...batch), { groupId: 'steps-10k', maxBatchSize: 200 });
 
     const producer = open();

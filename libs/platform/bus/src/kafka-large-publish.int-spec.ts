@@ -3,13 +3,14 @@
 import { type StepEvent } from '@wayfinder/contracts';
 // Tests of a platform lib may use the infra helpers of libs/testing, which platform code may not import.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { deleteTestTopics, kafkaBrokers, requireKafka, uniqueTestName } from '../../../testing/src/infra/kafka';
+import { deleteTestTopics, kafkaBrokers, kafkaClientUnderTest, requireKafka, uniqueTestName } from '../../../testing/src/infra/kafka';
 import { stepEvent, waitFor } from './bus.contract';
-import { KafkaBus } from './kafka.bus';
+import type { Bus } from './bus';
+import { createKafkaBus } from './kafka-client';
 import { createTopics } from './topic-admin';
 
-describe('KafkaBus publishing one very large batch', () => {
-  let bus: KafkaBus | undefined;
+describe(`Kafka bus (${kafkaClientUnderTest()}) publishing one very large batch`, () => {
+  let bus: Bus | undefined;
   const topicPrefix = `${uniqueTestName('large')}.`;
   afterAll(async () => {
     await bus?.stop();
@@ -19,7 +20,7 @@ describe('KafkaBus publishing one very large batch', () => {
   it('delivers 4,000 events of 600 bytes published in one call, in order', async () => {
     const brokers = await requireKafka(kafkaBrokers());
     await createTopics(brokers, { topicPrefix, only: ['wayfinder.steps.v1'], partitionsOverride: 1 });
-    bus = new KafkaBus({ brokers, topicPrefix });
+    bus = createKafkaBus(kafkaClientUnderTest(), { brokers, topicPrefix });
     const seqs: number[] = [];
     bus.subscribe('wayfinder.steps.v1', async (batch) => void seqs.push(...batch.map((d) => d.payload.seq)), { groupId: 'large' });
     await bus.start();

@@ -3,13 +3,14 @@
 // (Found by the fuzz chaos test: the DLQ writes of one batch made a 3 MB request the broker refused.)
 // Tests of a platform lib may use the infra helpers of libs/testing, which platform code may not import.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { deleteTestTopics, kafkaBrokers, requireKafka, uniqueTestName } from '../../../testing/src/infra/kafka';
+import { deleteTestTopics, kafkaBrokers, kafkaClientUnderTest, requireKafka, uniqueTestName } from '../../../testing/src/infra/kafka';
 import { waitFor } from './bus.contract';
-import { KafkaBus } from './kafka.bus';
+import type { Bus } from './bus';
+import { createKafkaBus } from './kafka-client';
 import { createTopics } from './topic-admin';
 
-describe('KafkaBus publishing many messages with heavy headers', () => {
-  let bus: KafkaBus | undefined;
+describe(`Kafka bus (${kafkaClientUnderTest()}) publishing many messages with heavy headers`, () => {
+  let bus: Bus | undefined;
   const topicPrefix = `${uniqueTestName('headers')}.`;
   afterAll(async () => {
     await bus?.stop();
@@ -19,7 +20,7 @@ describe('KafkaBus publishing many messages with heavy headers', () => {
   it('delivers 3,000 small messages with 1.5 KB of headers each, published at once', async () => {
     const brokers = await requireKafka(kafkaBrokers());
     await createTopics(brokers, { topicPrefix, only: ['wayfinder.steps.v1'], partitionsOverride: 1 });
-    bus = new KafkaBus({ brokers, topicPrefix });
+    bus = createKafkaBus(kafkaClientUnderTest(), { brokers, topicPrefix });
     let received = 0;
     bus.subscribeRaw('wayfinder.steps.v1.dlq', async (batch) => void (received += batch.length), { groupId: 'headers' });
     await bus.start();

@@ -32,4 +32,10 @@ describe('loadConfig', () => {
       expect((error as Error).message).toContain('WAYFINDER_REDIS_URL');
     }
   });
+
+  it('runs the bus on kafkajs unless WAYFINDER_KAFKA_CLIENT names @platformatic/kafka, and refuses any other client', () => {
+    expect(loadConfig({}).kafkaClient).toBe('kafkajs');
+    expect(loadConfig({ WAYFINDER_KAFKA_CLIENT: 'platformatic' }).kafkaClient).toBe('platformatic');
+    expect(() => loadConfig({ WAYFINDER_KAFKA_CLIENT: 'librdkafka' })).toThrow(/WAYFINDER_KAFKA_CLIENT/);
+  });
 });

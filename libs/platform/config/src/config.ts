@@ -29,6 +29,11 @@ export const WayfinderConfig = z.object({
   pipeline: z.enum(['fused', 'separate']),
   kafkaBrokers: Brokers,
   kafkaClientId: z.string().min(1),
+  /**
+   * The Kafka client library under the Bus port (issue #17): kafkajs (default) or @platformatic/kafka
+   * (PlatformaticBus, cheaper per message on the floor benchmark; BENCHMARKS.md #17).
+   */
+  kafkaClient: z.enum(['kafkajs', 'platformatic']),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
   qdrantUrl: z.string().url().optional(),
   /** Health endpoints (/health/live, /health/ready); 0 picks a free port. */
@@ -121,6 +126,7 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   pipeline: 'WAYFINDER_PIPELINE',
   kafkaBrokers: 'WAYFINDER_KAFKA_BROKERS (--kafka)',
   kafkaClientId: 'WAYFINDER_KAFKA_CLIENT_ID',
+  kafkaClient: 'WAYFINDER_KAFKA_CLIENT',
   redisUrl: 'WAYFINDER_REDIS_URL (--redis)',
   qdrantUrl: 'WAYFINDER_QDRANT_URL (--qdrant)',
   httpPort: 'WAYFINDER_HTTP_PORT (--health-port)',
@@ -168,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     pipeline: env.WAYFINDER_PIPELINE ?? ((overrides.mode ?? env.WAYFINDER_MODE) === 'distributed' ? 'fused' : 'separate'),
     kafkaBrokers: overrides.kafka ?? env.WAYFINDER_KAFKA_BROKERS ?? '127.0.0.1:9092',
     kafkaClientId: env.WAYFINDER_KAFKA_CLIENT_ID ?? 'wayfinder',
+    kafkaClient: env.WAYFINDER_KAFKA_CLIENT ?? 'kafkajs',
     redisUrl: overrides.redis ?? env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379',
     qdrantUrl: overrides.qdrant ?? env.WAYFINDER_QDRANT_URL ?? env.QDRANT_URL,
     httpPort: overrides['health-port'] ?? env.WAYFINDER_HTTP_PORT ?? '0',

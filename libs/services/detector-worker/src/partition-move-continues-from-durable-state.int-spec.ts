@@ -9,11 +9,11 @@
  */
 import Redis from 'ioredis';
 import type { Deviation, LocalizedStep, StepEvent } from '@wayfinder/contracts';
-import { createTopics, KafkaBus } from '@wayfinder/bus';
+import { createKafkaBus, createTopics, type KafkaBusLike } from '@wayfinder/bus';
 import { DetectionEngine, resolvePolicy } from '@wayfinder/detection';
 import { RedisAgentStateStore } from '@wayfinder/redis';
 import { dropStateOfRevokedPartitions } from '@wayfinder/service-core';
-import { requireKafka, uniqueTestName, until } from '@wayfinder/testing';
+import { kafkaClientUnderTest, requireKafka, uniqueTestName, until } from '@wayfinder/testing';
 import { DetectorWorker } from './detector-worker';
 
 const AGENTS = 24;
@@ -42,7 +42,7 @@ function calls(agent: number, from: number, to: number): LocalizedStep[] {
 
 interface Member {
   name: string;
-  bus: KafkaBus;
+  bus: KafkaBusLike;
   worker: DetectorWorker;
   held: number[];
   handled: number;
@@ -51,7 +51,7 @@ interface Member {
   dropped: number;
 }
 
-describe('a partition that moves between detector workers', () => {
+describe(`a partition that moves between detector workers (${kafkaClientUnderTest()})`, () => {
   const prefix = `${uniqueTestName('partition-move')}.`;
   const redis = new Redis(process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
   const deviations: Deviation[] = [];
@@ -60,7 +60,7 @@ describe('a partition that moves between detector workers', () => {
 
   const member = (name: string): Member => {
     const store = new RedisAgentStateStore(redis, 'detector', { namespace: prefix, ttlMs: 600_000 });
-    const bus = new KafkaBus({ brokers, topicPrefix: prefix, clientId: name, sessionTimeoutMs: 6_000, heartbeatIntervalMs: 300, log: () => undefined });
+    const bus = createKafkaBus(kafkaClientUnderTest(), { brokers, topicPrefix: prefix, clientId: name, sessionTimeoutMs: 6_000, heartbeatIntervalMs: 300, log: () => undefined });
     const worker = new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), store, async (d) => void deviations.push(...d));
     const m: Member = { name, bus, worker, held: [], handled: 0, partitionOf: new Map(), dropped: 0 };
     bus.subscribe(TOPIC, async (batch) => {
@@ -91,7 +91,7 @@ describe('a partition that moves between detector workers', () => {
   });
 
   it('drops what moved away, restores what arrives, and decides as one uninterrupted worker', async () => {
-    const producer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'move-producer', log: () => undefined });
+    const producer = createKafkaBus(kafkaClientUnderTest(), { brokers, topicPrefix: prefix, clientId: 'move-producer', log: () => undefined });
     const reference = new DetectionEngine({ policyFor: () => ({ policy }) });
     const all = Array.from({ length: AGENTS }, (_, a) => calls(a, 0, 24));
     const expected = all.flatMap((steps) => steps.flatMap((l) => reference.onStep(l.step)));

@@ -14,7 +14,7 @@ import { Module, type DynamicModule, type INestMicroservice, type LoggerService,
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
-import { BusTransport, FusedBus, HandlerErrorFilter, InProcessBus, InProcessEdges, KafkaBus, type Bus, type DependencyGate, type RetryPolicy } from '@wayfinder/bus';
+import { BusTransport, FusedBus, HandlerErrorFilter, InProcessBus, InProcessEdges, createKafkaBus, type Bus, type DependencyGate, type RetryPolicy } from '@wayfinder/bus';
 import { kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { embedderChoices, PROFILES } from '@wayfinder/detection';
 import { HashingEmbedder } from '@wayfinder/embeddings';
@@ -179,7 +179,8 @@ async function start(
   const security = config.mode === 'distributed' ? kafkaSecurity(config) : {};
   const fusedTopics = fusedTopicsOf(config);
   const makeBus = (clientSuffix: string): Bus =>
-    new KafkaBus({
+    // kafkajs unless WAYFINDER_KAFKA_CLIENT=platformatic (issue #17).
+    createKafkaBus(config.kafkaClient, {
       security,
       gate,
       onFatal: options.onFatal,
@@ -332,7 +333,7 @@ async function start(
         const own =
           config.mode === 'embedded'
             ? new InProcessBus({ broker: (rawBus as InProcessBus).broker, retry })
-            : new KafkaBus({ security, brokers: config.kafkaBrokers, clientId: `${config.kafkaClientId}-notifier`, topicPrefix: config.topicPrefix, sessionTimeoutMs: config.kafkaSessionTimeoutMs, retry });
+            : createKafkaBus(config.kafkaClient, { security, brokers: config.kafkaBrokers, clientId: `${config.kafkaClientId}-notifier`, topicPrefix: config.topicPrefix, sessionTimeoutMs: config.kafkaSessionTimeoutMs, retry });
         serviceBus = new TracedBus(own, tracing);
         const ownBus = serviceBus;
         closers.push(() => ownBus.stop());

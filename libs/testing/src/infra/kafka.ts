@@ -6,6 +6,17 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 
+/**
+ * The Kafka client the broker tests run the bus on: WAYFINDER_KAFKA_CLIENT as the services read it
+ * (@wayfinder/config), kafkajs when unset, so `WAYFINDER_KAFKA_CLIENT=platformatic npx jest …` runs the
+ * same tests on PlatformaticBus (issue #17).
+ */
+export function kafkaClientUnderTest(env: NodeJS.ProcessEnv = process.env): 'kafkajs' | 'platformatic' {
+  const client = env['WAYFINDER_KAFKA_CLIENT'] ?? 'kafkajs';
+  if (client !== 'kafkajs' && client !== 'platformatic') throw new Error(`WAYFINDER_KAFKA_CLIENT must be kafkajs or platformatic, got '${client}'`);
+  return client;
+}
+
 /** Brokers from WAYFINDER_KAFKA_BROKERS (comma-separated) or the local default 127.0.0.1:9092. */
 export function kafkaBrokers(): string[] {
   const fromEnv = process.env['WAYFINDER_KAFKA_BROKERS'];
