@@ -108,6 +108,8 @@ export function crossValidate(
      * trace; the quieter neighbour fires less on traces it has not seen.
      */
     oneStandardError?: boolean;
+    /** Folds given by the caller (indices into `traces`) instead of the stratified ones: e.g. one per dataset. */
+    folds?: number[][];
   } = {},
 ): CrossValidation {
   const k = options.k ?? 5;
@@ -115,7 +117,7 @@ export function crossValidate(
   const family = options.family ?? LOOPS;
   const labels = traces.map((t) => t.label);
   const runs = candidates.map((c) => deviationsUnder(traces, c.overlay, family.drift === true));
-  const folds = stratifiedFolds(labels, k, family.category);
+  const folds = options.folds ?? stratifiedFolds(labels, k, family.category);
   const inFamily = new Set<string>(family.detectors);
   // Deviations of the family per candidate and trace: the alarm volume that settles ties.
   const alarms = runs.map((run) => labels.map((l) => (run.get(l.traceId) ?? []).filter((d) => inFamily.has(d.detector)).length));
@@ -162,7 +164,7 @@ export function crossValidate(
   const [localized, localizedSpread] = meanAndSpread(results.map((r) => r.heldOut.localized));
   const kept = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
   return {
-    k,
+    k: folds.length,
     folds: results,
     mean: { recall, falsePositiveRate: fpr, localized },
     spread: { recall: recallSpread, falsePositiveRate: fprSpread, localized: localizedSpread },

@@ -3,8 +3,8 @@
  * rate, localization, with 95% Wilson intervals), then the 5-fold cross-validations that chose its loop
  * and drift thresholds (held-out recall and FPR per fold, mean and spread). The data stays outside the repository: without it
  * this says so and exits 0. Usage: node bin/run-ts.js libs/domain/detection/tuning/evaluate.ts [DIR] [--no-cv]
- * [--one-se] [--first-success-repeat] (the loop cross-validation again with the one-standard-error rule, or with
- * successes repeated once or twice among the candidates)
+ * [--one-se] [--first-success-repeat] [--by-dataset] (the loop cross-validation again with the one-standard-error
+ * rule, with successes repeated once or twice among the candidates, or with one fold per dataset)
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -42,6 +42,12 @@ if (!existsSync(join(dir, 'labels.json'))) {
         `\nThe same, choosing by the one-standard-error rule (within 1 SE of the best training recall, the fewest alarms)`,
         crossValidate(traces, loops, { k: 5, maxFalsePositiveRate: 0.05, oneStandardError: true }),
       );
+    }
+    if (args.includes('--by-dataset')) {
+      // Unseen kinds of agent: choose on one dataset's traces (GAIA tool-calling, SWE code agents), score on the other.
+      const datasets = [...new Set(labels.map((l) => l.dataset))].sort();
+      const folds = datasets.map((d) => labels.flatMap((l, i) => (l.dataset === d ? [i] : [])));
+      report(`\nThe same with one fold per dataset (${datasets.join(', ')}): chosen on the other dataset`, crossValidate(traces, loops, { maxFalsePositiveRate: 0.05, folds }));
     }
     if (args.includes('--first-success-repeat')) {
       const wider = loopCandidates({ firstSuccessRepeat: true });
