@@ -19,7 +19,7 @@
  * the typed publisher in this process.
  */
 import type { PayloadOf, TopicName } from '@wayfinder/contracts';
-import type { BatchHandler, Bus, Delivered, PublishOptions, SubscribeOptions } from './bus';
+import type { AssignmentListener, BatchHandler, Bus, Delivered, PublishOptions, SubscribeOptions } from './bus';
 
 interface Reader {
   readonly groupId: string;
@@ -98,10 +98,15 @@ export class InProcessEdges {
 }
 
 export class FusedBus implements Bus {
+  /** The inner bus's rebalances, when it has any (the groups that consume from the broker; fused readers have none). */
+  readonly onAssignment?: (listener: AssignmentListener) => void;
+
   constructor(
     readonly inner: Bus,
     readonly edges: InProcessEdges,
-  ) {}
+  ) {
+    if (inner.onAssignment) this.onAssignment = inner.onAssignment.bind(inner);
+  }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options?: PublishOptions): Promise<void> {
     if (!this.edges.fuses(topic) || payloads.length === 0) return this.inner.publish(topic, payloads, options);

@@ -7,7 +7,8 @@
  * retry pauses, and a stop finishes the in-flight chunk and commits it before leaving the group.
  */
 import { dlqTopicOf, keyOf, type PayloadOf, type TopicName } from '@wayfinder/contracts';
-import { Kafka, logLevel as LogLevel, PartitionAssigners, Partitioners, type Consumer, type EachBatchPayload, type KafkaConfig, type LogEntry, type Message, type Producer } from 'kafkajs';
+import { Kafka, logLevel as LogLevel, PartitionAssigners, type Consumer, type EachBatchPayload, type KafkaConfig, type LogEntry, type Message, type Producer } from 'kafkajs';
+import { keyPartitioner } from './key-partitioner';
 import {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_RETRY_POLICY,
@@ -194,7 +195,8 @@ export class KafkaBus implements Bus {
         retry: { retries: 12, initialRetryTime: 100, maxRetryTime: 5_000 },
         maxInFlightRequests: 1,
         allowAutoTopicCreation: false,
-        createPartitioner: Partitioners.DefaultPartitioner,
+        // DefaultPartitioner's choice, computed without its per-message Long and array allocations.
+        createPartitioner: keyPartitioner,
       });
       this.producerReady = producer.connect().then(() => producer);
       this.producerReady.catch(() => (this.producerReady = null));

@@ -24,10 +24,11 @@ export class SettlingBus implements Bus {
   /** Dead letters seen by `.dlq` subscribers (where they came from and why). */
   readonly deadLetters: string[] = [];
 
-  constructor(readonly inner: Bus) {}
+  /** The inner bus's rebalances, when it has any (Kafka). */
+  readonly onAssignment?: (listener: AssignmentListener) => void;
 
-  onAssignment(listener: AssignmentListener): void {
-    this.inner.onAssignment?.(listener);
+  constructor(readonly inner: Bus) {
+    if (inner.onAssignment) this.onAssignment = inner.onAssignment.bind(inner);
   }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options?: PublishOptions): Promise<void> {

@@ -5,7 +5,7 @@
  * a version; a service that finds a version other than the one it last read or wrote knows another
  * instance processed the agent since (its partition moved away and back) and reloads the state.
  */
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { tenantKey } from './keys';
 
 export interface AgentRef {
@@ -25,20 +25,31 @@ export interface AgentStateWrite extends AgentRef {
 }
 
 /**
- * One agent's write, atomic in Redis: with an expected version (ARGV[1] ≥ 0) the state is written only
- * when the stored version is that one, else 0 comes back and nothing changes (a stale instance after a
- * rebalance cannot overwrite the new owner's newer state). One key per call, so it runs in a cluster too.
+ * The writes of one tenant's agents, each atomic in Redis: with an expected version (≥ 0) an agent's state
+ * is written only when its stored version is that one, else 0 comes back for it and nothing of it changes
+ * (a stale instance after a rebalance cannot overwrite the new owner's newer state). One call per tenant
+ * and batch (its keys share the tenant's Cluster slot), not one per agent: the per-command cost of the
+ * client was most of a state write. KEYS: the agents' keys; ARGV: ttlMs, then (expected, state) per key.
  */
 const SAVE_SCRIPT = `
-local stored = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
-local expected = tonumber(ARGV[1])
-if expected >= 0 and stored ~= expected then return 0 end
-local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
-redis.call('HSET', KEYS[1], 's', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return v
+local ttl = ARGV[1]
+local out = {}
+for i = 1, #KEYS do
+  local expected = tonumber(ARGV[2 * i])
+  local stored = tonumber(redis.call('HGET', KEYS[i], 'v') or '0')
+  if expected >= 0 and stored ~= expected then
+    out[i] = 0
+  else
+    out[i] = redis.call('HINCRBY', KEYS[i], 'v', 1)
+    redis.call('HSET', KEYS[i], 's', ARGV[2 * i + 1])
+    redis.call('PEXPIRE', KEYS[i], ttl)
+  end
+end
+return out
 `;
 
+/** Agents per script call: a bound on how long one call holds Redis. */
+const MAX_AGENTS_PER_CALL = 256;
 
 const DEFAULT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -61,6 +72,8 @@ export class RedisAgentStateStore {
   ) {
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.namespace = options.namespace ?? '';
+    // Sent by SHA (EVALSHA; ioredis loads the script when the server does not know it), not as its source.
+    if (!('wfAgentStatesSave' in redis)) redis.defineCommand('wfAgentStatesSave', { lua: SAVE_SCRIPT });
   }
 
   /** The stored versions of these agents (0 when none), in one round trip. */
@@ -89,21 +102,41 @@ export class RedisAgentStateStore {
   }
 
   /**
-   * Writes the states in one pipeline (a script per agent: check the version, bump it, store, refresh the
-   * TTL); resolves to the new version of each, or 0 for a versioned write that found another version.
+   * Writes the states in one pipeline (a script call per tenant: check each agent's version, bump it,
+   * store, refresh the TTL); resolves to the new version of each, or 0 for a versioned write that found
+   * another version.
    */
   async save(writes: readonly AgentStateWrite[]): Promise<number[]> {
     if (writes.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const w of writes) {
-      const expected = w.expectedVersion === undefined ? -1 : w.expectedVersion;
-      pipeline.eval(SAVE_SCRIPT, 1, this.keyOf(w), expected, Buffer.from(w.state.buffer, w.state.byteOffset, w.state.byteLength), this.ttlMs);
+    const byTenant = new Map<string, number[]>();
+    writes.forEach((w, i) => {
+      const list = byTenant.get(w.tenantId);
+      if (list) list.push(i);
+      else byTenant.set(w.tenantId, [i]);
+    });
+    const pipeline = this.redis.pipeline() as ChainableCommander & { wfAgentStatesSave(...args: Array<string | number | Buffer>): unknown };
+    const calls: number[][] = [];
+    for (const indexes of byTenant.values()) {
+      for (let from = 0; from < indexes.length; from += MAX_AGENTS_PER_CALL) {
+        const call = indexes.slice(from, from + MAX_AGENTS_PER_CALL);
+        const args: Array<string | number | Buffer> = [call.length];
+        for (const i of call) args.push(this.keyOf(writes[i]));
+        args.push(this.ttlMs);
+        for (const i of call) {
+          const w = writes[i];
+          args.push(w.expectedVersion === undefined ? -1 : w.expectedVersion, Buffer.from(w.state.buffer, w.state.byteOffset, w.state.byteLength));
+        }
+        pipeline.wfAgentStatesSave(...args);
+        calls.push(call);
+      }
     }
     const results = (await pipeline.exec()) ?? [];
-    return results.map(([error, version]) => {
+    const versions = new Array<number>(writes.length);
+    results.forEach(([error, answer], c) => {
       if (error) throw error;
-      return Number(version);
+      (answer as number[]).forEach((v, j) => (versions[calls[c][j]] = Number(v)));
     });
+    return versions;
   }
 
   private keyOf(agent: AgentRef): string {

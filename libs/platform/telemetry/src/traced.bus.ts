@@ -199,6 +199,8 @@ export class TracedBus implements Bus {
   private readonly maxLinks: number;
   private readonly propagateAll: boolean;
   private readonly propagator = new W3CTraceContextPropagator();
+  /** The inner bus's rebalances, when it has any (Kafka). */
+  readonly onAssignment?: (listener: AssignmentListener) => void;
 
   constructor(
     readonly inner: Bus,
@@ -210,11 +212,9 @@ export class TracedBus implements Bus {
     this.sampleBelow = ratio * 0x1_0000_0000;
     this.maxLinks = options.maxLinks ?? 128;
     this.propagateAll = options.propagation === 'all';
+    if (inner.onAssignment) this.onAssignment = inner.onAssignment.bind(inner);
   }
 
-  onAssignment(listener: AssignmentListener): void {
-    this.inner.onAssignment?.(listener);
-  }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options: PublishOptions = {}): Promise<void> {
     if (payloads.length === 0) return this.inner.publish(topic, payloads, options);

@@ -62,6 +62,16 @@ export function agentStateStoreContract(name: string, makeStore: () => AgentStat
       expect(await store.save([{ ...a, state: new Uint8Array([3]) }])).toEqual([3]);
     });
 
+    it('answers a large write of interleaved tenants in the order asked, conflicts included', async () => {
+      const refs = Array.from({ length: 600 }, (_, i) => ({ tenantId: `many-${i % 3}-${unique}`, agentId: `a${i}` }));
+      expect(await store.save(refs.map((r, i) => ({ ...r, state: new Uint8Array([i % 256]), expectedVersion: 0 })))).toEqual(refs.map(() => 1));
+      // Every fifth stale (expects 0 again), the rest on version 1.
+      const answers = await store.save(refs.map((r, i) => ({ ...r, state: new Uint8Array([(i + 1) % 256]), expectedVersion: i % 5 === 0 ? 0 : 1 })));
+      expect(answers).toEqual(refs.map((_, i) => (i % 5 === 0 ? VERSION_CONFLICT : 2)));
+      const loaded = await store.load(refs);
+      loaded.forEach((l, i) => expect(l).toEqual(i % 5 === 0 ? { version: 1, state: new Uint8Array([i % 256]) } : { version: 2, state: new Uint8Array([(i + 1) % 256]) }));
+    });
+
     it('answers empty requests without a round trip failing', async () => {
       expect(await store.versions([])).toEqual([]);
       expect(await store.load([])).toEqual([]);

@@ -14,7 +14,12 @@
  *   retried;
  * - agents idle past their tenant's TTL (policy `stateIdleTtlMs`, else the deployment's), or beyond
  *   `maxAgents`, are evicted from memory; their state is in the store and comes back on their next event;
- * - on a rebalance, the agents of revoked partitions are written back and dropped (`dropPartitions`).
+ * - on a rebalance, the agents of revoked partitions are written back and dropped (`dropPartitions`);
+ * - when it follows the bus's rebalances (`followRebalances`), an agent it read or wrote since the last
+ *   rebalance of any consumer group of the process is trusted as it is, with no version check before its
+ *   batch: only a rebalance can give its partition to another instance, and after every rebalance each
+ *   agent is checked once again. A member that lost its partition without noticing (a zombie) is still
+ *   stopped by the versioned write.
  * Without a store (embedded mode, one process owns every agent) it only runs the batch.
  */
 import { systemClock } from '@wayfinder/clock';
@@ -62,6 +67,8 @@ interface Entry {
   version: number;
   /** The partition its last batch came from (-1 unknown): dropped when that partition is revoked. */
   partition: number;
+  /** The rebalance epoch in which `version` was last confirmed by the store (-1: never). */
+  verified: number;
 }
 
 export class DurableAgentStates {
@@ -80,6 +87,8 @@ export class DurableAgentStates {
   private conflictCount = 0;
   /** Flushes run one after another, so a versioned write always expects the version the previous one wrote. */
   private flushing: Promise<void> = Promise.resolve();
+  /** Rebalances seen (`followRebalances`); undefined: not followed, every batch checks the stored versions. */
+  private epoch: number | undefined;
 
   constructor(
     private readonly holder: AgentStateHolder,
@@ -93,6 +102,19 @@ export class DurableAgentStates {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /**
+   * Trust the agents confirmed since the last rebalance (see the header): call once, before the bus
+   * starts, with the bus whose consumer groups deliver this state's batches. No-op on a bus without
+   * rebalances (in process): there every batch checks the stored versions.
+   */
+  followRebalances(bus: Pick<Bus, 'onAssignment'>): void {
+    if (!bus.onAssignment || this.epoch !== undefined) return;
+    this.epoch = 0;
+    bus.onAssignment(() => {
+      this.epoch = (this.epoch ?? 0) + 1;
+    });
   }
 
   get evicted(): number {
@@ -167,7 +189,7 @@ export class DurableAgentStates {
       if (this.store) this.dirty.set(k, ref);
       const entry = this.entries.get(k);
       if (!entry) {
-        this.entries.set(k, { ref: { tenantId: ref.tenantId, agentId: ref.agentId }, at, version: 0, partition });
+        this.entries.set(k, { ref: { tenantId: ref.tenantId, agentId: ref.agentId }, at, version: 0, partition, verified: -1 });
         continue;
       }
       // Most recently used last.
@@ -197,6 +219,7 @@ export class DurableAgentStates {
     }
     const refs = [...this.dirty.values()];
     this.dirty.clear();
+    const epoch = this.epoch ?? -1;
     const writes: AgentStateWrite[] = [];
     for (const ref of refs) {
       const state = this.holder.exportAgentState(ref.tenantId, ref.agentId);
@@ -218,9 +241,12 @@ export class DurableAgentStates {
         this.entries.delete(k);
         return;
       }
+      // A versioned write that went through confirms the version (a later one of this process may have too).
       const entry = this.entries.get(k);
-      if (entry) entry.version = Math.max(entry.version, versions[i]);
-      else this.entries.set(k, { ref: { tenantId: w.tenantId, agentId: w.agentId }, at: this.now(), version: versions[i], partition: -1 });
+      if (entry) {
+        if (versions[i] >= entry.version) entry.verified = epoch;
+        entry.version = Math.max(entry.version, versions[i]);
+      } else this.entries.set(k, { ref: { tenantId: w.tenantId, agentId: w.agentId }, at: this.now(), version: versions[i], partition: -1, verified: epoch });
     });
     if (conflicts.length > 0) {
       this.conflictCount += conflicts.length;
@@ -291,9 +317,26 @@ export class DurableAgentStates {
     return true;
   }
 
-  private async restore(agents: readonly AgentRef[], keys: readonly string[]): Promise<void> {
+  private async restore(allAgents: readonly AgentRef[], allKeys: readonly string[]): Promise<void> {
+    // Agents confirmed since the last rebalance need no check (see followRebalances).
+    const epoch = this.epoch;
+    let agents = allAgents;
+    let keys = allKeys;
+    if (epoch !== undefined) {
+      const unsure = allKeys.map((_, i) => i).filter((i) => this.entries.get(allKeys[i])?.verified !== epoch);
+      if (unsure.length === 0) return;
+      if (unsure.length < allKeys.length) {
+        agents = unsure.map((i) => allAgents[i]);
+        keys = unsure.map((i) => allKeys[i]);
+      }
+    }
     const before = keys.map((k) => this.entries.get(k)?.version);
     const versions = await this.store!.versions(agents);
+    // Those whose stored version is the one held are confirmed as of the epoch the check began in.
+    keys.forEach((k, i) => {
+      const entry = this.entries.get(k);
+      if (entry && epoch !== undefined && entry.version === versions[i]) entry.verified = epoch;
+    });
     // Another batch of this process may have written an agent while we waited: ours is then the newest.
     const stale = agents.map((_, i) => i).filter((i) => versions[i] !== (before[i] ?? 0) && this.entries.get(keys[i])?.version === before[i]);
     if (stale.length === 0) return;
@@ -317,8 +360,10 @@ export class DurableAgentStates {
         this.options.onUnreadable?.(agent, error);
       }
       const entry = this.entries.get(k);
-      if (entry) entry.version = stored.version;
-      else this.entries.set(k, { ref: { tenantId: agent.tenantId, agentId: agent.agentId }, at: this.now(), version: stored.version, partition: -1 });
+      if (entry) {
+        entry.version = stored.version;
+        entry.verified = epoch ?? -1;
+      } else this.entries.set(k, { ref: { tenantId: agent.tenantId, agentId: agent.agentId }, at: this.now(), version: stored.version, partition: -1, verified: epoch ?? -1 });
     });
   }
 
@@ -350,8 +395,9 @@ export function distinctAgents<T>(items: readonly T[], refOf: (item: T) => Agent
 /**
  * Restore and drop on partition assignment (DESIGN §7): after each rebalance of the service's consumer
  * group, the partitions of `topic` this member no longer holds are written back and their agents dropped
- * from memory; agents of partitions it gains restore from the store on their first event (`run`). No-op
- * on a bus without rebalances (in process).
+ * from memory; agents of partitions it gains restore from the store on their first event (`run`). It also
+ * makes the states follow the bus's rebalances (`followRebalances`). No-op on a bus without rebalances
+ * (in process).
  */
 export function dropStateOfRevokedPartitions(
   bus: Pick<Bus, 'onAssignment'>,
@@ -361,6 +407,7 @@ export function dropStateOfRevokedPartitions(
   onDropped?: (agents: number, revoked: readonly number[]) => void,
   onError?: (error: unknown) => void,
 ): void {
+  states.followRebalances(bus);
   let held: ReadonlySet<number> | undefined;
   bus.onAssignment?.((group, assignment) => {
     if (group !== groupId) return;
