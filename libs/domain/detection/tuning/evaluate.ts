@@ -36,7 +36,7 @@ if (!existsSync(join(dir, 'labels.json'))) {
   process.stdout.write(`  drift ${figures(drift)}\n`);
   if (!args.includes('--no-cv')) {
     const loops = loopCandidates();
-    report(`5-fold cross-validation of the loop thresholds over ${loops.length} candidates (chosen on the other folds: max recall at FPR ≤ 0.05)`, crossValidate(traces, loops, { k: 5, maxFalsePositiveRate: 0.05 }));
+    report(`5-fold cross-validation of the loop thresholds over ${loops.length} candidates (chosen on the other folds: max recall at FPR ≤ 0.05; ties: lower FPR, better localization, fewer alarms)`, crossValidate(traces, loops, { k: 5, maxFalsePositiveRate: 0.05 }));
     if (args.includes('--one-se')) {
       report(
         `\nThe same, choosing by the one-standard-error rule (within 1 SE of the best training recall, the fewest alarms)`,
