@@ -52,9 +52,9 @@ describe('hint texts from detector evidence', () => {
 
   it('searches that keep finding nothing say so, with the last arguments (P7 evidence)', () => {
     const s = stepsOf();
-    const events = ['L031 rule file', 'rule L031 path', 'L031.py location'].flatMap((query) => [s.act('search_code', { query }), s.ok('search_code', `Found 0 code sections mentioning ${query}`)]);
+    const events = ['L031 rule file', 'rule L031 path', 'L031.py location', 'class Rule_L031'].flatMap((query) => [s.act('search_code', { query }), s.ok('search_code', `Found 0 code sections mentioning ${query}`)]);
     const text = buildHintText({ deviation: detected('error_repeat', events), map: testMap(), milestoneId: 'm1' });
-    expect(text).toContain('`search_code` came back with nothing found or an error 3 times in a row, with changing arguments (last arguments {"query":"L031.py location"})');
+    expect(text).toContain('`search_code` came back with nothing found or an error 4 times in a row, with changing arguments (last arguments {"query":"class Rule_L031"})');
   });
 
   it('failures with changing commands name the latest error; secrets in the arguments never reach the hint', () => {

@@ -48,15 +48,17 @@ function sketchBytes(r: RunState): number[] {
 /** The drift detector's v1 exportState: its run states as JSON, each vector as base64 int8 and a scale. */
 function driftStateV1(runs: Map<string, DriftRunState>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [run, s] of runs) out[run] = JSON.parse(JSON.stringify(s, (_k, v: unknown) => (v instanceof Int8Array ? quantizeV1(v) : v)));
+  const isVector = (k: string, v: unknown): v is string => typeof v === 'string' && (k === 'vector' || k === 'milestoneVector');
+  for (const [run, s] of runs) out[run] = JSON.parse(JSON.stringify(s, (k, v: unknown) => (isVector(k, v) ? quantizeV1(v) : v)));
   return out;
 }
 
-/** The run keeps its vectors as int8 already (v1 quantized the same way, against the largest magnitude). */
-function quantizeV1(v: Int8Array): { q8: string; scale: number } {
+/** The run keeps its vectors as int8 already (v1 quantized the same way, against the largest magnitude); here as their byte string. */
+function quantizeV1(v: string): { q8: string; scale: number } {
+  const bytes = Buffer.from(v, 'latin1');
   let max = 0;
-  for (const x of v) max = Math.max(max, Math.abs(x));
-  return { q8: Buffer.from(v.buffer, v.byteOffset, v.length).toString('base64'), scale: max > 0 ? 1 / 127 : 1 };
+  for (const x of new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length)) max = Math.max(max, Math.abs(x));
+  return { q8: bytes.toString('base64'), scale: max > 0 ? 1 / 127 : 1 };
 }
 
 describe('v1 agent state documents', () => {

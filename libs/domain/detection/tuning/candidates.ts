@@ -9,12 +9,19 @@
 import type { PolicyOverlay } from '@wayfinder/contracts';
 import type { Candidate } from './cross-validate';
 
-export function loopCandidates(): Candidate[] {
+export function loopCandidates(options: { firstSuccessRepeat?: boolean } = {}): Candidate[] {
   const out: Candidate[] = [];
-  for (const [warning, successWarning] of [[1, 1], [1, 2], [2, 2], [1, 3]]) {
+  // [repeats of a failure, repeats of a success] for a warning. A successful repeat is a signal, not yet a
+  // deviation (DESIGN §5.3, P1), and the legit-work specs hold the line: the same file read three times, a
+  // compaction, then again is not stuck (OpenHands flags from the fourth identical pair), so successes need
+  // three repeats. `firstSuccessRepeat` adds the settings that break it ([1, 1], [1, 2], [2, 2]), only to show
+  // in `npm run eval` what they would change.
+  const counts = [...(options.firstSuccessRepeat ? [[1, 1], [1, 2], [2, 2]] : []), [1, 3], [2, 3]];
+  for (const [warning, successWarning] of counts) {
     for (const argsSimilarity of [0.6, 0.7, 0.8]) {
       for (const resultSimilarity of [0.81, 0.9]) {
-        for (const failureStreakWarning of [4, 6]) {
+        // At most 4: the peers' loop of the same failure from commands that keep changing has five failures.
+        for (const failureStreakWarning of [3, 4]) {
           for (const fruitlessStreakWarning of [3, 4]) {
             const overlay: PolicyOverlay = {
               nearDuplicate: { warning, successWarning, argsSimilarity, resultSimilarity },

@@ -3,6 +3,8 @@
  * rate, localization, with 95% Wilson intervals), then the 5-fold cross-validations that chose its loop
  * and drift thresholds (held-out recall and FPR per fold, mean and spread). The data stays outside the repository: without it
  * this says so and exits 0. Usage: node bin/run-ts.js libs/domain/detection/tuning/evaluate.ts [DIR] [--no-cv]
+ * [--one-se] [--first-success-repeat] [--by-dataset] (the loop cross-validation again with the one-standard-error
+ * rule, with successes repeated once or twice among the candidates, or with one fold per dataset)
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -34,7 +36,23 @@ if (!existsSync(join(dir, 'labels.json'))) {
   process.stdout.write(`  drift ${figures(drift)}\n`);
   if (!args.includes('--no-cv')) {
     const loops = loopCandidates();
-    report(`5-fold cross-validation of the loop thresholds over ${loops.length} candidates (chosen on the other folds: max recall at FPR ≤ 0.05)`, crossValidate(traces, loops, { k: 5, maxFalsePositiveRate: 0.05 }));
+    report(`5-fold cross-validation of the loop thresholds over ${loops.length} candidates (chosen on the other folds: max recall at FPR ≤ 0.05; ties: lower FPR, better localization, fewer alarms)`, crossValidate(traces, loops, { k: 5, maxFalsePositiveRate: 0.05 }));
+    if (args.includes('--one-se')) {
+      report(
+        `\nThe same, choosing by the one-standard-error rule (within 1 SE of the best training recall, the fewest alarms)`,
+        crossValidate(traces, loops, { k: 5, maxFalsePositiveRate: 0.05, oneStandardError: true }),
+      );
+    }
+    if (args.includes('--by-dataset')) {
+      // Unseen kinds of agent: choose on one dataset's traces (GAIA tool-calling, SWE code agents), score on the other.
+      const datasets = [...new Set(labels.map((l) => l.dataset))].sort();
+      const folds = datasets.map((d) => labels.flatMap((l, i) => (l.dataset === d ? [i] : [])));
+      report(`\nThe same with one fold per dataset (${datasets.join(', ')}): chosen on the other dataset`, crossValidate(traces, loops, { maxFalsePositiveRate: 0.05, folds }));
+    }
+    if (args.includes('--first-success-repeat')) {
+      const wider = loopCandidates({ firstSuccessRepeat: true });
+      report(`\nThe same over ${wider.length} candidates, with successes repeated once or twice a deviation (ruled out by DESIGN §5.3 and the legit-work specs)`, crossValidate(traces, wider, { k: 5, maxFalsePositiveRate: 0.05 }));
+    }
     const DRIFT: Family = { detectors: ['drift'], category: DRIFT_CATEGORY, drift: true };
     const drifts = driftCandidates();
     report(`\n5-fold cross-validation of the drift thresholds over ${drifts.length} candidates (chosen on the other folds: max recall at FPR ≤ 0.10)`, crossValidate(traces, drifts, { k: 5, maxFalsePositiveRate: 0.1, family: DRIFT }));

@@ -30,8 +30,24 @@ export interface AgentTrail {
   lastStateText?: string;
   /** When this process last re-wrote the agent's entries to keep them from expiring (ms). */
   keptAliveAt?: number;
-  /** Oldest first, at most MAX_LOG entries. */
+  /**
+   * Oldest first, at most MAX_LOG entries (appendLog). An entry is never changed once appended: its
+   * encoding is kept and re-used by every later write-back (agent-trail-codec's TrailLogBytes).
+   */
   log: OperationLogEntry[];
+  /** The last STATE rendered and what it was rendered from (in memory only: see `trailState`). */
+  rendered?: RenderedState;
+}
+
+/** The inputs of renderState a trail passes, and the text they gave. */
+interface RenderedState {
+  readonly map: CognitiveMap;
+  readonly milestoneId: string | null;
+  readonly completed: readonly string[];
+  readonly conclusion: string | undefined;
+  readonly references: readonly string[];
+  readonly lastFailure: string | undefined;
+  readonly text: string;
 }
 
 export const MAX_LOG = 60;
@@ -110,16 +126,49 @@ export function markCheckpointed(trail: AgentTrail, milestoneIds: readonly strin
   for (const id of milestoneIds) trail.checkpointed.add(id);
 }
 
-/** The agent's STATE block from its trail, '' before it has a position. */
+/**
+ * The agent's STATE block from its trail, '' before it has a position. Most steps change none of what
+ * STATE shows (the map, the current and completed milestones, the conclusion, references and failure), so
+ * the last rendering is kept on the trail with its inputs and returned while they are the same.
+ */
 export function trailState(trail: AgentTrail, map: CognitiveMap): string {
-  if (!trail.position) return '';
-  return renderState({
+  const position = trail.position;
+  if (!position) return '';
+  const last = trail.rendered;
+  if (
+    last &&
+    last.map === map &&
+    last.milestoneId === position.milestoneId &&
+    last.conclusion === trail.conclusion &&
+    last.lastFailure === trail.lastFailure &&
+    sameStrings(last.completed, position.completed) &&
+    sameStrings(last.references, trail.references)
+  ) {
+    return last.text;
+  }
+  const text = renderState({
     map,
-    position: trail.position,
+    position,
     ...(trail.conclusion !== undefined && { conclusion: trail.conclusion }),
     ...(trail.references.length > 0 && { references: trail.references }),
     ...(trail.lastFailure !== undefined && { lastFailure: trail.lastFailure }),
   });
+  trail.rendered = {
+    map,
+    milestoneId: position.milestoneId,
+    completed: [...position.completed],
+    conclusion: trail.conclusion,
+    references: [...trail.references],
+    lastFailure: trail.lastFailure,
+    text,
+  };
+  return text;
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Whether the STATE text differs from the one last written (an unchanged STATE costs no write). */

@@ -5,6 +5,7 @@
  */
 export * from './charter';
 export * from './agent-trail';
+export * from './agent-trail-codec';
 export * from './working-memory.port';
 export { InMemoryWorkingMemory } from './in-memory-working-memory';
 export type { InMemoryWorkingMemoryOptions } from './in-memory-working-memory';

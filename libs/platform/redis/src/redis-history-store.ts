@@ -9,7 +9,8 @@
  * - `agent:<agentId>`: hash of the agent entry (task, run, first/last seen, last seq);
  * - `agents`: sorted set of agent ids by last seen; `records`: the tenant's non-step records, bounded;
  * - outside any tenant, `wf:hist:<ns>:tenants`: the tenant ids (for the local operator's overview).
- * One script per record does it all atomically (EVALSHA: the script is sent to the server once).
+ * One script call per tenant of a batch does it all atomically, its records grouped by agent (see
+ * APPEND_TENANT): a record costs its SET NX and one ZADD, the trims and the entry are paid once per agent.
  */
 import type { ChainableCommander, Redis } from 'ioredis';
 import {
@@ -22,43 +23,108 @@ import {
   type HistoryRecord,
   type HistoryStore,
 } from '@wayfinder/history';
-import { tenantKey } from './keys';
+import { encodeKeyPart, tenantKey } from './keys';
 
-// KEYS: rec, list, entry, agents, tenantRecords (or the list again for steps)
-// ARGV: json, scoreMs, agentId, taskId, runId ('' = null), ts, seq ('' = none), retentionMs, maxList, maxTenant, isStep, cutoffMs
-const APPEND = `
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[8]) then return 0 end
-local score = tonumber(ARGV[2])
-local cutoff = ARGV[12]
-redis.call('ZADD', KEYS[2], score, ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. cutoff)
-redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[9]) + 1))
-redis.call('PEXPIRE', KEYS[2], ARGV[8])
-local last = redis.call('HGET', KEYS[3], 'lastSeenMs')
-if (not last) or score >= tonumber(last) then
-  redis.call('HSET', KEYS[3], 'taskId', ARGV[4], 'runId', ARGV[5], 'lastSeen', ARGV[6], 'lastSeenMs', ARGV[2])
+/**
+ * The append of one tenant's records, grouped by agent, in one script call (EVALSHA: sent to the server
+ * once). Per record: `SET NX` (idempotent by id) and the ZADD into its list; per agent, once: the trims of
+ * its lists (retention, then bound) and the entry hash (read once, written once); per call, once: the
+ * agents' scores in `agents` (one `ZADD GT`: only ever moved forward) and the trims of `agents` and `records`. Every key is
+ * the tenant's (one Cluster slot) and passed in KEYS.
+ * KEYS: agents, tenantRecords, then per agent: steps, records, entry, then its records' `rec:<id>` keys.
+ * ARGV: cutoffMs, maxSteps, maxRecords, maxTenant, agentCount, then per agent: agentId, recordCount, then
+ * per record: json, scoreMs, ttlMs, isStep ('1'/'0'), taskId, runId ('' = null), ts, seq ('' = none).
+ * Answers how many records were new.
+ */
+const APPEND_TENANT = `
+local cutoff = '(' .. ARGV[1]
+local maxSteps, maxRecords, maxTenant = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local agentCount = tonumber(ARGV[5])
+local k, a = 3, 6
+local added, tenantTtl, tenantRecordsTtl = 0, 0, 0
+-- score, agentId of each agent written: its score in KEYS[1], one ZADD GT for all (≤ 256 agents a call).
+local seen = {}
+for _ = 1, agentCount do
+  local agentId, n = ARGV[a], tonumber(ARGV[a + 1])
+  a = a + 2
+  local steps, records, entry = KEYS[k], KEYS[k + 1], KEYS[k + 2]
+  k = k + 3
+  local stepsTtl, recordsTtl, entryTtl = 0, 0, 0
+  local lastMs, lastI, firstMs, firstI, maxSeq, maxSeqText = nil, nil, nil, nil, nil, nil
+  for _ = 1, n do
+    local score, ttl = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+    if redis.call('SET', KEYS[k], ARGV[a], 'NX', 'PX', ttl) then
+      added = added + 1
+      if ARGV[a + 3] == '1' then
+        redis.call('ZADD', steps, ARGV[a + 1], ARGV[a])
+        if ttl > stepsTtl then stepsTtl = ttl end
+      else
+        redis.call('ZADD', records, ARGV[a + 1], ARGV[a])
+        redis.call('ZADD', KEYS[2], ARGV[a + 1], ARGV[a])
+        if ttl > recordsTtl then recordsTtl = ttl end
+      end
+      -- Like one record after the other: the newest (the later on a tie) names the task and run, the oldest (the earlier on a tie) is first seen.
+      if (not lastMs) or score >= lastMs then lastMs, lastI = score, a end
+      if (not firstMs) or score < firstMs then firstMs, firstI = score, a end
+      if ARGV[a + 7] ~= '' then
+        local seq = tonumber(ARGV[a + 7])
+        if (not maxSeq) or seq > maxSeq then maxSeq, maxSeqText = seq, ARGV[a + 7] end
+      end
+      if ttl > entryTtl then entryTtl = ttl end
+    end
+    k = k + 1
+    a = a + 8
+  end
+  if stepsTtl > 0 then
+    redis.call('ZREMRANGEBYSCORE', steps, '-inf', cutoff)
+    redis.call('ZREMRANGEBYRANK', steps, 0, -(maxSteps + 1))
+    redis.call('PEXPIRE', steps, stepsTtl)
+  end
+  if recordsTtl > 0 then
+    redis.call('ZREMRANGEBYSCORE', records, '-inf', cutoff)
+    redis.call('ZREMRANGEBYRANK', records, 0, -(maxRecords + 1))
+    redis.call('PEXPIRE', records, recordsTtl)
+    if recordsTtl > tenantRecordsTtl then tenantRecordsTtl = recordsTtl end
+  end
+  if lastMs then
+    local stored = redis.call('HMGET', entry, 'lastSeenMs', 'firstSeenMs', 'lastSeq')
+    local fields = {}
+    if (not stored[1]) or lastMs >= tonumber(stored[1]) then
+      fields = { 'taskId', ARGV[lastI + 4], 'runId', ARGV[lastI + 5], 'lastSeen', ARGV[lastI + 6], 'lastSeenMs', ARGV[lastI + 1] }
+    end
+    if (not stored[2]) or firstMs < tonumber(stored[2]) then
+      fields[#fields + 1] = 'firstSeen'
+      fields[#fields + 1] = ARGV[firstI + 6]
+      fields[#fields + 1] = 'firstSeenMs'
+      fields[#fields + 1] = ARGV[firstI + 1]
+    end
+    if maxSeq and ((not stored[3]) or maxSeq > tonumber(stored[3])) then
+      fields[#fields + 1] = 'lastSeq'
+      fields[#fields + 1] = maxSeqText
+    end
+    if #fields > 0 then redis.call('HSET', entry, unpack(fields)) end
+    redis.call('PEXPIRE', entry, entryTtl)
+    seen[#seen + 1] = ARGV[lastI + 1]
+    seen[#seen + 1] = agentId
+    if entryTtl > tenantTtl then tenantTtl = entryTtl end
+  end
 end
-local first = redis.call('HGET', KEYS[3], 'firstSeenMs')
-if (not first) or score < tonumber(first) then
-  redis.call('HSET', KEYS[3], 'firstSeen', ARGV[6], 'firstSeenMs', ARGV[2])
+if tenantTtl > 0 then
+  redis.call('ZADD', KEYS[1], 'GT', unpack(seen))
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', cutoff)
+  redis.call('PEXPIRE', KEYS[1], tenantTtl)
 end
-if ARGV[7] ~= '' then
-  local seq = redis.call('HGET', KEYS[3], 'lastSeq')
-  if (not seq) or tonumber(ARGV[7]) > tonumber(seq) then redis.call('HSET', KEYS[3], 'lastSeq', ARGV[7]) end
+if tenantRecordsTtl > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', cutoff)
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(maxTenant + 1))
+  redis.call('PEXPIRE', KEYS[2], tenantRecordsTtl)
 end
-redis.call('PEXPIRE', KEYS[3], ARGV[8])
-local seen = redis.call('ZSCORE', KEYS[4], ARGV[3])
-if (not seen) or score > tonumber(seen) then redis.call('ZADD', KEYS[4], score, ARGV[3]) end
-redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. cutoff)
-redis.call('PEXPIRE', KEYS[4], ARGV[8])
-if ARGV[11] == '0' then
-  redis.call('ZADD', KEYS[5], score, ARGV[1])
-  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', '(' .. cutoff)
-  redis.call('ZREMRANGEBYRANK', KEYS[5], 0, -(tonumber(ARGV[10]) + 1))
-  redis.call('PEXPIRE', KEYS[5], ARGV[8])
-end
-return 1
+return added
 `;
+
+/** Records per script call at most: one call holds Redis (single-threaded) for the whole of it. */
+const MAX_RECORDS_PER_CALL = 256;
+const MAX_CACHED_PREFIXES = 10_000;
 
 export interface RedisHistoryStoreOptions extends Partial<HistoryLimits> {
   /** Separates deployments (and test runs) sharing one Redis. */
@@ -70,6 +136,7 @@ export class RedisHistoryStore implements HistoryStore {
   private readonly limits: HistoryLimits;
   private readonly namespace: string;
   private readonly now: () => number;
+  private readonly prefixes = new Map<string, string>();
 
   constructor(
     private readonly redis: Redis,
@@ -78,11 +145,23 @@ export class RedisHistoryStore implements HistoryStore {
     this.limits = { ...DEFAULT_HISTORY_LIMITS, ...options };
     this.namespace = options.namespace ?? '';
     this.now = options.now ?? Date.now;
-    if (!('wfHistoryAppend' in redis)) redis.defineCommand('wfHistoryAppend', { numberOfKeys: 5, lua: APPEND });
+    // No fixed key count: the first argument of each call says how many keys follow.
+    if (!('wfHistoryAppendTenant' in redis)) redis.defineCommand('wfHistoryAppendTenant', { lua: APPEND_TENANT });
   }
 
   private key(tenantId: string, ...parts: string[]): string {
     return tenantKey(tenantId, 'hist', this.namespace, ...parts);
+  }
+
+  /** `wf:{tenant}:hist:<ns>:`, built once per tenant (a few tenants; the cache is reset past a bound). */
+  private prefixOf(tenantId: string): string {
+    let prefix = this.prefixes.get(tenantId);
+    if (prefix === undefined) {
+      if (this.prefixes.size >= MAX_CACHED_PREFIXES) this.prefixes.clear();
+      prefix = `${tenantKey(tenantId, 'hist', this.namespace)}:`;
+      this.prefixes.set(tenantId, prefix);
+    }
+    return prefix;
   }
 
   private tenantsKey(): string {
@@ -92,30 +171,65 @@ export class RedisHistoryStore implements HistoryStore {
   async append(records: readonly HistoryRecord[]): Promise<number> {
     if (records.length === 0) return 0;
     const cutoff = this.cutoff();
-    const pipeline = this.redis.pipeline() as ChainableCommander & { wfHistoryAppend(...args: Array<string | number>): unknown };
-    const live = records.filter((r) => Date.parse(r.ts) >= cutoff);
-    const tenants = new Set<string>();
-    for (const r of live) {
-      const step = r.kind === 'step';
-      const list = this.key(r.tenantId, 'agent', r.agentId, step ? 'steps' : 'records');
-      // Remaining retention of this record: it expires when it would drop out of reads.
-      const ttl = Math.max(1, Date.parse(r.ts) + this.limits.retentionMs - this.now());
-      // EVALSHA of the script loaded once (ioredis loads it when the server does not know it), not its source per record.
-      pipeline.wfHistoryAppend(
-        this.key(r.tenantId, 'rec', r.id), list, this.key(r.tenantId, 'agent', r.agentId), this.key(r.tenantId, 'agents'), step ? list : this.key(r.tenantId, 'records'),
-        JSON.stringify(r), Date.parse(r.ts), r.agentId, r.taskId, r.runId ?? '', r.ts, step ? r.seq : '', ttl,
-        step ? this.limits.maxStepsPerAgent : this.limits.maxRecordsPerAgent, this.limits.maxRecordsPerTenant, step ? '1' : '0', cutoff,
-      );
-      tenants.add(r.tenantId);
+    const now = this.now();
+    // Live records by tenant, then by agent (first-seen order), each with its ts parsed once.
+    const byTenant = new Map<string, Map<string, Array<{ record: HistoryRecord; ms: number }>>>();
+    for (const record of records) {
+      const ms = Date.parse(record.ts);
+      if (!(ms >= cutoff)) continue;
+      let agents = byTenant.get(record.tenantId);
+      if (!agents) byTenant.set(record.tenantId, (agents = new Map()));
+      let list = agents.get(record.agentId);
+      if (!list) agents.set(record.agentId, (list = []));
+      list.push({ record, ms });
+    }
+    if (byTenant.size === 0) return 0;
+    const pipeline = this.redis.pipeline() as ChainableCommander & { wfHistoryAppendTenant(...args: Array<string | number>): unknown };
+    let calls = 0;
+    for (const [tenantId, agents] of byTenant) {
+      const prefix = this.prefixOf(tenantId);
+      let keys: string[] = [];
+      let argv: Array<string | number> = [];
+      let agentCount = 0;
+      let recordCount = 0;
+      const send = () => {
+        if (agentCount === 0) return;
+        // EVALSHA of the script loaded once (ioredis loads it when the server does not know it).
+        pipeline.wfHistoryAppendTenant(keys.length + 2, `${prefix}agents`, `${prefix}records`, ...keys, cutoff, this.limits.maxStepsPerAgent, this.limits.maxRecordsPerAgent, this.limits.maxRecordsPerTenant, agentCount, ...argv);
+        calls++;
+        keys = [];
+        argv = [];
+        agentCount = 0;
+        recordCount = 0;
+      };
+      for (const [agentId, list] of agents) {
+        const agentPrefix = `${prefix}agent:${encodeKeyPart(agentId)}`;
+        for (let from = 0; from < list.length; from += MAX_RECORDS_PER_CALL) {
+          const part = list.slice(from, from + MAX_RECORDS_PER_CALL);
+          if (recordCount + part.length > MAX_RECORDS_PER_CALL) send();
+          keys.push(`${agentPrefix}:steps`, `${agentPrefix}:records`, agentPrefix);
+          argv.push(agentId, part.length);
+          for (const { record: r, ms } of part) {
+            keys.push(`${prefix}rec:${encodeKeyPart(r.id)}`);
+            // Remaining retention of this record: it expires when it would drop out of reads.
+            const ttl = Math.max(1, ms + this.limits.retentionMs - now);
+            const step = r.kind === 'step';
+            argv.push(JSON.stringify(r), ms, ttl, step ? '1' : '0', r.taskId, r.runId ?? '', r.ts, step ? r.seq : '');
+          }
+          agentCount++;
+          recordCount += part.length;
+        }
+      }
+      send();
     }
     // The tenant list once per tenant of the batch, after the scripts.
-    if (tenants.size > 0) pipeline.sadd(this.tenantsKey(), ...tenants);
+    pipeline.sadd(this.tenantsKey(), ...byTenant.keys());
     const results = (await pipeline.exec()) ?? [];
     let added = 0;
     results.forEach(([error, value], i) => {
       if (error) throw error;
       // The scripts' answers come first (the tenant list's SADD last).
-      if (i < live.length && value === 1) added++;
+      if (i < calls) added += Number(value);
     });
     return added;
   }

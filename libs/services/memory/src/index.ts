@@ -8,6 +8,7 @@ export * from './memory-stores';
 export { MemoryServiceModule } from './memory-service.module';
 export { MemoryEventsHandler } from './memory-events.handler';
 export { MemoryRecorder, type MemoryRecorderOptions } from './memory-recorder';
+export { AgentTrails } from './agent-trails';
 export { AgentContextReader, type AgentContext } from './agent-context';
 export { startMemoryService, type MemoryServiceOptions, type RunningMemoryService } from './start-memory-service';
 export * from './tenant-key.guard';

@@ -9,8 +9,8 @@
 import { Controller, Inject, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import type { CognitiveMap, Correction, LocalizedStep } from '@wayfinder/contracts';
-import { BatchEventPattern } from '@wayfinder/bus';
-import { distinctAgents, PeriodicTask, type DurableAgentStates } from '@wayfinder/service-core';
+import { BatchEventPattern, type Bus } from '@wayfinder/bus';
+import { BUS, distinctAgents, PeriodicTask, type DurableAgentStates } from '@wayfinder/service-core';
 import { MemoryRecorder } from './memory-recorder';
 import { MEMORY_TRAIL_STATES } from './tokens';
 
@@ -22,7 +22,10 @@ export class MemoryEventsHandler implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly recorder: MemoryRecorder,
     @Inject(MEMORY_TRAIL_STATES) private readonly states: DurableAgentStates,
+    @Inject(BUS) bus: Bus,
   ) {
+    // Trails confirmed since the last rebalance skip the version check before their batches (DESIGN §7).
+    states.followRebalances(bus);
     this.eviction = new PeriodicTask({
       name: 'idle agent eviction',
       everyMs: 30_000,

@@ -4,7 +4,7 @@
  * reached before the restart and a redelivered step changes nothing.
  */
 import { HashingEmbedder } from '@wayfinder/embeddings';
-import { InMemoryVectorStore, InMemoryWorkingMemory } from '@wayfinder/memory';
+import { encodeAgentTrailsV1, InMemoryVectorStore, InMemoryWorkingMemory } from '@wayfinder/memory';
 import { DurableAgentStates, InMemoryAgentStateStore, InMemoryMapStore, MapCache } from '@wayfinder/service-core';
 import { AgentTrails } from './agent-trails';
 import { MemoryRecorder } from './memory-recorder';
@@ -40,5 +40,35 @@ describe('memory trails across a restart', () => {
     await second.states.run([agent], () => second.recorder.onLocalized(localized(agent, 3, { kind: 'action', action: { tool: 'write', args: { part: 'one' } } }, done)));
     expect(second.trails.peek(agent)?.log.map((e) => e.seq)).toEqual([1, 2, 3]);
     expect((await working.getState(agent))?.text).toContain('19 and 29 dollars');
+  });
+
+  it('restore a trail an earlier build stored in the previous document version (JSON), and store it in the current one', async () => {
+    const store = new InMemoryAgentStateStore();
+    const working = new InMemoryWorkingMemory({ ttlMs: 60_000 });
+    const embedder = new HashingEmbedder();
+    const agent: AgentRef = { tenantId: 'acme', taskId: 'report', agentId: 'a1' };
+    const done = { milestoneId: 'pricing', completed: ['collect'] };
+    // What the earlier build wrote after steps 1 and 2 of this agent.
+    const earlier = new AgentTrails(Infinity);
+    const earlierRecorder = new MemoryRecorder(working, new InMemoryVectorStore({ dimension: embedder.dimension }), embedder, new MapCache(new InMemoryMapStore()), earlier);
+    await earlierRecorder.onMap(reportMap(agent.tenantId, agent.taskId));
+    await earlierRecorder.onLocalized(localized(agent, 1, { kind: 'milestone', milestone: { id: 'collect', status: 'done' } }, done));
+    await earlierRecorder.onLocalized(localized(agent, 2, { kind: 'action', action: { tool: 'fetch', args: { url: 'https://alpha.example' } } }, done));
+    const trail = earlier.peek(agent)!;
+    store.put(agent, 1, encodeAgentTrailsV1({ tenantId: agent.tenantId, agentId: agent.agentId, tasks: [[agent.taskId, trail]] }));
+
+    const trails = new AgentTrails(Infinity);
+    const maps = new MapCache(new InMemoryMapStore());
+    const recorder = new MemoryRecorder(working, new InMemoryVectorStore({ dimension: embedder.dimension }), embedder, maps, trails);
+    const states = new DurableAgentStates(trails, store, { onUnreadable: (_, error) => { throw error; } });
+    await recorder.onMap(reportMap(agent.tenantId, agent.taskId));
+    await states.run([agent], () => recorder.onLocalized(localized(agent, 2, { kind: 'action', action: { tool: 'fetch', args: { url: 'https://alpha.example' } } }, done)));
+    expect(trails.peek(agent)?.log.map((e) => e.seq)).toEqual([1, 2]); // the redelivered step 2 changed nothing
+    await states.run([agent], () => recorder.onLocalized(localized(agent, 3, { kind: 'action', action: { tool: 'write', args: { part: 'one' } } }, done)));
+    const stored = store.peek(agent)!;
+    expect(stored.version).toBe(3);
+    expect([...stored.state.subarray(0, 3)]).toEqual([0x57, 0x54, 2]); // 'W' 'T' version 2
+    expect(trails.peek(agent)?.checkpointed.has('collect')).toBe(true);
+    expect(trails.peek(agent)?.log.map((e) => e.seq)).toEqual([1, 2, 3]);
   });
 });

@@ -28,7 +28,7 @@ import { driftThresholds, embedderChoice } from '../policy/embedder-thresholds';
 import { argsText, parseGoal } from '@wayfinder/cognitive-map';
 import { AgentRuns } from '../state/agent-runs';
 import { ByteReader, ByteWriter } from '../state/bytes';
-import { newCurve, newRunState, type CurveState, type DriftRunState } from './drift-run-state';
+import { int8At, int8Vector, newCurve, newRunState, type CurveState, type DriftRunState, type Int8Vector } from './drift-run-state';
 import type { DeviationDraft, DriftContext, DriftCurve, DriftStepDetector } from './drift.types';
 
 export interface DriftDetectorOptions {
@@ -482,44 +482,46 @@ function readCurve(r: ByteReader): CurveState {
  * directions are compared). Math.round, branch-free: v[i] * inv is within ±127, so truncating after
  * +128.5 is floor(x + 0.5); ten times faster.
  */
-function toInt8(v: Float32Array): Int8Array {
+function toInt8(v: Float32Array): Int8Vector {
   let max = 0;
   for (let i = 0; i < v.length; i++) {
     const x = Math.abs(v[i]);
     if (x > max) max = x;
   }
   const inv = max > 0 ? 127 / max : 0;
-  const q = new Int8Array(v.length);
+  const q = toInt8Scratch.length === v.length ? toInt8Scratch : (toInt8Scratch = new Int8Array(v.length));
   for (let i = 0; i < v.length; i++) q[i] = ((v[i] * inv + 128.5) | 0) - 128;
-  return q;
+  return int8Vector(q);
 }
+// Reused by every toInt8 of the same dimension (detection is synchronous).
+let toInt8Scratch = new Int8Array(0);
 
 /** Cosine of an L2-normalized vector with an int8 reference (0 when the reference is all zero). */
-function cosineInt8(v: Float32Array, q: Int8Array): number {
+function cosineInt8(v: Float32Array, q: Int8Vector): number {
   let dot = 0;
   let norm = 0;
   for (let i = 0; i < q.length; i++) {
-    dot += v[i] * q[i];
-    norm += q[i] * q[i];
+    const x = int8At(q, i);
+    dot += v[i] * x;
+    norm += x * x;
   }
   return norm > 0 ? dot / Math.sqrt(norm) : 0;
 }
 
-function writeVector(w: ByteWriter, q: Int8Array): void {
+function writeVector(w: ByteWriter, q: Int8Vector): void {
   w.u32(q.length);
-  w.raw(new Uint8Array(q.buffer, q.byteOffset, q.length));
+  w.byteString(q);
 }
 
-function readVector(r: ByteReader): Int8Array {
-  const bytes = r.view8(r.u32());
-  return new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length).slice();
+function readVector(r: ByteReader): Int8Vector {
+  return int8Vector(r.view8(r.u32()));
 }
 
 /** Runs from a v1 document: JSON with each vector as base64 int8 and its scale. */
 function legacyRuns(state: Record<string, unknown>): Map<string, DriftRunState> {
   const runs = new Map<string, DriftRunState>();
   for (const [run, raw] of Object.entries(state)) {
-    const revived = JSON.parse(JSON.stringify(raw), (_k, v: unknown) => (isLegacyVector(v) ? Int8Array.from(atob(v.q8), (c) => (c.charCodeAt(0) << 24) >> 24) : v)) as DriftRunState;
+    const revived = JSON.parse(JSON.stringify(raw), (_k, v: unknown) => (isLegacyVector(v) ? int8Vector(Uint8Array.from(atob(v.q8), (c) => c.charCodeAt(0))) : v)) as DriftRunState;
     runs.set(run, { ...newRunState(), ...revived });
   }
   return runs;

@@ -6,6 +6,7 @@
  */
 import type { JsonValue, Position, StepEvent } from '@wayfinder/contracts';
 import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
+import { SmallMap } from '../state/small-map';
 import { RunStates } from './run-states';
 
 const MAX_ATTEMPTS = 8;
@@ -23,11 +24,12 @@ interface Failures {
   attempts: Attempt[];
 }
 
-type VerificationRunState = Map<string, Failures>;
+/** Failures by milestone, oldest first (a run mostly has one milestone failing: see SmallMap). */
+type VerificationRunState = SmallMap<Failures>;
 
 function revive(raw: unknown): VerificationRunState | undefined {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-  const out: VerificationRunState = new Map();
+  const out: VerificationRunState = new SmallMap();
   for (const [milestone, value] of Object.entries(raw as Record<string, unknown>).slice(-MAX_MILESTONES)) {
     const v = value as Partial<Failures> | null;
     if (!v || typeof v.failures !== 'number' || !Array.isArray(v.attempts)) continue;
@@ -41,7 +43,7 @@ function revive(raw: unknown): VerificationRunState | undefined {
 
 export class VerificationRepeatDetector implements StepDetector {
   readonly name = 'verification_failed_repeat' as const;
-  private readonly runs = new RunStates<VerificationRunState>(() => new Map(), revive);
+  private readonly runs = new RunStates<VerificationRunState>(() => new SmallMap(), revive);
 
   onStep(step: StepEvent, _position: Position | undefined, ctx: DetectionContext): DeviationDraft[] {
     const settings = ctx.policy.verification;

@@ -109,8 +109,10 @@ const openclaw: PolicySettings = {
 const balanced: PolicySettings = {
   profile: 'balanced',
   // error_repeat at OpenClaw's 3 / 5: a second identical failure is often a retry that then succeeds.
-  // P7 (fruitless streak) at 3, chosen by 5-fold cross-validation on trail-dev like the other loop knobs.
-  loop: { ...openclaw.loop, failureStreakWarning: 4, failureStreakCritical: 8, errorRepeatAcrossRuns: true, fruitlessStreakWarning: 3, fruitlessStreakCritical: 6, emptyResultPatterns: EMPTY_RESULTS },
+  // P3 (failures with any errors) at 4 and P7 (fruitless streak) at 4, chosen by 5-fold cross-validation on
+  // trail-dev like the other loop knobs: P7 at 4 flags the same traces there as 3 did, with fewer alarms, and
+  // of two settings that flag the same traces the quieter fires less on traces it has not seen.
+  loop: { ...openclaw.loop, failureStreakWarning: 4, failureStreakCritical: 8, errorRepeatAcrossRuns: true, fruitlessStreakWarning: 4, fruitlessStreakCritical: 8, emptyResultPatterns: EMPTY_RESULTS },
   exemptTools: ['final_answer'],
   // Chosen by 5-fold cross-validation on trail-dev (tuning/evaluate.ts, BENCHMARKS.md): a failure repeated
   // with nothing new is evidence at the first repeat; a success that only reads like the previous one needs
@@ -146,7 +148,7 @@ const balanced: PolicySettings = {
 const strict: PolicySettings = {
   ...balanced,
   profile: 'strict',
-  loop: { ...balanced.loop, warning: 5, critical: 10, globalBreaker: 20, unknownTool: 3, errorRepeatWarning: 2, errorRepeatCritical: 3, failureStreakWarning: 3, failureStreakCritical: 6 },
+  loop: { ...balanced.loop, warning: 5, critical: 10, globalBreaker: 20, unknownTool: 3, errorRepeatWarning: 2, errorRepeatCritical: 3, failureStreakWarning: 3, failureStreakCritical: 6, fruitlessStreakWarning: 3, fruitlessStreakCritical: 6 },
   nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.55, resultSimilarity: 0.77, errorSimilarity: 0.6, longArgsSimilarity: 0.8, warning: 1, successWarning: 2, critical: 3 },
   monologue: { ...balanced.monologue, warning: 2, critical: 4, threshold: 0.9, noActionWarning: 3, noActionCritical: 6 },
   repetition: { ...balanced.repetition, window: 4, threshold: 0.9 },

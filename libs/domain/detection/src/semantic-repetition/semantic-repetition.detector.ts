@@ -7,18 +7,20 @@
  * It compares with the embedder the policy chose for it (`embedders.semanticRepetition`) and that
  * embedder's threshold (`embedders.<name>.repetitionThreshold`, hashing: `repetition.threshold`), read
  * synchronously from a VectorSource the stream handler prefetched (`textsFor`). Built in: the engine
- * plugs it in itself. Per run it keeps one 64-byte sketch of the previous message and the chain.
+ * plugs it in itself. Per run it keeps one 64-byte sketch of the previous message (as a
+ * one-byte string: no typed array per run) and the chain.
  */
 import type { PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
 import { agentKey, type EmbeddingRequest, type VectorSource } from '@wayfinder/embeddings';
 import { AgentRuns } from '../state/agent-runs';
 import { ByteReader, ByteWriter } from '../state/bytes';
-import { copySketch, SKETCH_BYTES, SKETCH_WORDS, sketchByte, sketchCosine, sketchInto, setSketchByte } from '../state/sketch';
+import { EMPTY_SKETCH_STRING, SKETCH_BYTES, SKETCH_WORDS, sketchCosine, sketchFromString, sketchInto, sketchString } from '../state/sketch';
 import { embedderChoice, repetitionThreshold } from '../policy/embedder-thresholds';
 import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
 
 interface RepetitionRun {
-  previous: Int32Array;
+  /** The previous message's sketch, as its bytes in a string (state/sketch.ts sketchString). */
+  previous: string;
   hasPrevious: boolean;
   count: number;
   startSeq: number;
@@ -35,6 +37,7 @@ export class SemanticRepetitionDetector implements StepDetector {
   readonly name = 'semantic_repetition' as const;
   private readonly agents = new AgentRuns<RepetitionRun>(MAX_RUNS);
   private readonly sketch = new Int32Array(SKETCH_WORDS);
+  private readonly previous = new Int32Array(SKETCH_WORDS);
 
   constructor(private readonly vectors: VectorSource) {}
 
@@ -54,7 +57,11 @@ export class SemanticRepetitionDetector implements StepDetector {
     sketchInto(vector, this.sketch);
     const run = this.runOf(step);
     const threshold = repetitionThreshold(policy, served);
-    const similarity = run.hasPrevious ? sketchCosine(this.sketch, 0, run.previous, 0) : 0;
+    let similarity = 0;
+    if (run.hasPrevious) {
+      sketchFromString(run.previous, this.previous);
+      similarity = sketchCosine(this.sketch, 0, this.previous, 0);
+    }
     if (run.hasPrevious && similarity >= threshold) {
       run.count++;
     } else {
@@ -62,7 +69,7 @@ export class SemanticRepetitionDetector implements StepDetector {
       run.startSeq = step.seq;
       run.reported = 0;
     }
-    copySketch(this.sketch, 0, run.previous, 0);
+    run.previous = sketchString(this.sketch);
     run.hasPrevious = true;
     return this.report(run, policy, threshold, similarity, served);
   }
@@ -80,9 +87,7 @@ export class SemanticRepetitionDetector implements StepDetector {
       w.u32(run.count);
       w.f64(run.startSeq);
       w.u32(run.reported);
-      const bytes = new Uint8Array(SKETCH_BYTES);
-      for (let i = 0; i < SKETCH_BYTES; i++) bytes[i] = sketchByte(run.previous, 0, i);
-      w.raw(bytes);
+      w.byteString(run.previous);
     }
     return w.finish();
   }
@@ -102,7 +107,7 @@ export class SemanticRepetitionDetector implements StepDetector {
       run.startSeq = r.f64();
       run.reported = r.u32();
       const bytes = r.view8(SKETCH_BYTES);
-      for (let b = 0; b < SKETCH_BYTES; b++) setSketchByte(run.previous, 0, b, bytes[b]);
+      run.previous = String.fromCharCode.apply(null, bytes as unknown as number[]);
       runs.push([runId, run]);
     }
     r.expectEnd();
@@ -137,7 +142,7 @@ export class SemanticRepetitionDetector implements StepDetector {
 }
 
 function newRun(): RepetitionRun {
-  return { previous: new Int32Array(SKETCH_WORDS), hasPrevious: false, count: 0, startSeq: 0, reported: 0 };
+  return { previous: EMPTY_SKETCH_STRING, hasPrevious: false, count: 0, startSeq: 0, reported: 0 };
 }
 
 function messageText(step: Extract<StepEvent, { kind: 'message' }>): string {

@@ -90,6 +90,15 @@ export class ByteWriter {
     this.end += value.length;
   }
 
+  /** A one-byte string's char codes as raw bytes (each 0..255), no length prefix. */
+  byteString(value: string): void {
+    const n = value.length;
+    this.reserve(n);
+    const bytes = this.bytes;
+    for (let i = 0; i < n; i++) bytes[this.end + i] = value.charCodeAt(i);
+    this.end += n;
+  }
+
   /** The first `count` words of `words`, 4 little-endian bytes each, no length prefix. */
   words(words: Int32Array, count: number): void {
     this.reserve(count * 4);

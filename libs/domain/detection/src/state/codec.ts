@@ -17,7 +17,7 @@
 import { AgentState, RECENT_EVENTS } from './agent-state';
 import { ByteReader, ByteWriter, CorruptStateError, checksum } from './bytes';
 import { MORE_WORDS, RunState } from './run-state';
-import { EvidenceMemory } from '../evidence/evidence-memory';
+import { EvidenceMemory, type ToolWords } from '../evidence/evidence-memory';
 import { setSketchByte } from './sketch';
 
 const VERSION = 3;
@@ -190,8 +190,9 @@ function encodeWords(words: EvidenceMemory | null): void {
   w.u8(words ? 1 : 0);
   if (!words) return;
   w.string(words.milestone ?? '');
-  w.u8(words.tools.length);
-  for (const t of words.tools) {
+  const tools = words.tools;
+  w.u8(tools.length);
+  for (const t of tools) {
     w.i32(t.tool);
     w.string(t.args);
     w.u8(t.previousArgs === null ? 0 : 1);
@@ -211,15 +212,17 @@ function decodeWords(r: ByteReader): EvidenceMemory | null {
   const words = new EvidenceMemory();
   const milestone = r.string();
   words.milestone = milestone.length > 0 ? milestone : null;
-  const tools = r.u8();
-  if (tools > MAX_WORD_TOOLS) r.fail(`${tools} evidence tools`);
-  for (let i = 0; i < tools; i++) {
+  const count = r.u8();
+  if (count > MAX_WORD_TOOLS) r.fail(`${count} evidence tools`);
+  const tools: ToolWords[] = [];
+  for (let i = 0; i < count; i++) {
     const tool = r.i32();
     const args = r.string();
     const previousArgs = r.u8() === 1 ? r.string() : null;
     const error = r.u8() === 1 ? r.string() : null;
-    words.tools = words.tools.concat({ tool, args, previousArgs, error });
+    tools.push({ tool, args, previousArgs, error });
   }
+  words.tools = tools;
   return words;
 }
 

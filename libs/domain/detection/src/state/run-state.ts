@@ -61,6 +61,18 @@ export const NEAR_VECTORS_OFFSET = SKETCH_WORDS;
 /** Words of the sketches: the last message, then per near-duplicate slot its args and result. */
 export const VECTORS_WORDS = SKETCH_WORDS + NEAR_DUP_SLOTS * SKETCH_WORDS * 2;
 
+let lastProgressKey = '';
+
+/**
+ * The key of the previous call when equal to this one: runs at the same position (a fleet mostly is,
+ * e.g. "0::0" without a map) then hold one string between them, not one each.
+ */
+function internProgressKey(value: string): string {
+  if (value === lastProgressKey) return lastProgressKey;
+  lastProgressKey = value;
+  return value;
+}
+
 /**
  * The run is its history (extended rather than owned: one object less per run) and the buffer holds, in
  * order, the history records, the near-duplicate slot meta, the small counters and, once needed, the sketches.
@@ -76,7 +88,8 @@ export class RunState extends RunHistory {
   hasVectors: boolean;
   /** Null until a wall-clock time is known (a tagged field: no number box per run when unused). */
   lastProgressMs: number | null = null;
-  progressKey = '';
+  /** Set through `progressKey`: runs at the same position share one string (see internProgressKey). */
+  private progress = '';
   // Budget usage that may be fractional or large; steps is a counter.
   tokens = 0;
   costUsd = 0;
@@ -95,6 +108,14 @@ export class RunState extends RunHistory {
     this.taskId = taskId;
     this.hasVectors = withVectors;
     this.lastSeq = -1;
+  }
+
+  /** The position key the stagnation detector last saw (completed:milestone:progress). */
+  get progressKey(): string {
+    return this.progress;
+  }
+  set progressKey(value: string) {
+    this.progress = internProgressKey(value);
   }
 
   /** The call history (the run itself). */
