@@ -89,7 +89,9 @@ format_storage() {
   [[ -f "$DATA/meta.properties" ]] && return 0
   local cluster_id
   # A Kafka cluster id is 16 random bytes in URL-safe base64 without padding (what `random-uuid` prints).
-  cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
+  # Drawn again while it starts with '-': the storage tool would read such an id as an option.
+  cluster_id="-"
+  while [[ "$cluster_id" == -* ]]; do cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"; done
   say "formatting KRaft storage (cluster id $cluster_id)"
   java -cp "$LIBS/*" -Dlog4j.configuration="file:$KAFKA_HOME/log4j.properties" \
     kafka.tools.StorageTool format -t "$cluster_id" -c "$KAFKA_HOME/server.properties" --ignore-formatted >/dev/null ||
