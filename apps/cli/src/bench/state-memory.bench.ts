@@ -6,7 +6,10 @@
  * worker-memory` measures without Kafka, Redis and the worker around it, so a change to the state layout
  * reads in a minute. Run with
  *   node --expose-gc bin/run-ts.js apps/cli/src/bench/state-memory.bench.ts [agents] [steps] [snapshotDir]
- * With snapshotDir a heap snapshot is written once loaded (to see what the bytes are).
+ * With snapshotDir a heap snapshot is written once loaded (to see what the bytes are). Twice, each time
+ * the first run after the libraries' sources changed, it read almost nothing added (~30 B per agent: a
+ * baseline inflated by something gone by the end, not diagnosed; the compile by @swc-node/register is the
+ * suspect): run it twice and check that `agents held` and the retained figures make sense.
  */
 import { HashingEmbedder, hashingVectors } from '@wayfinder/embeddings';
 import { DetectionEngine, DriftDetector, goalCheckDetectors, PolicyBook } from '@wayfinder/detection';
@@ -44,4 +47,4 @@ let deviations = 0;
 for (let s = 0; s < steps; s++) for (let a = 0; a < agents; a++) deviations += engine.onStep(parsed(a, s, new Date(Date.now() + s).toISOString()), position).length;
 const after = retained();
 if (snapshotDir) require('node:v8').writeHeapSnapshot(require('node:path').join(snapshotDir, `state-memory-${Date.now()}.heapsnapshot`));
-process.stdout.write(`${agents} agents × ${steps} steps: ${((after - before) / 1e6).toFixed(1)} MB added, ${Math.round((after - before) / agents)} B/agent, ${deviations} deviations\n`);
+process.stdout.write(`${agents} agents × ${steps} steps: ${((after - before) / 1e6).toFixed(1)} MB added, ${Math.round((after - before) / agents)} B/agent, ${deviations} deviations (${engine.agentCount} agents held; retained ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB)\n`);
