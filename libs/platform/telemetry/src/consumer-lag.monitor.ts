@@ -17,6 +17,8 @@ export interface KafkaLagMonitorOptions {
   readonly topicPrefix?: string;
   readonly intervalMs?: number;
   readonly log?: (message: string) => void;
+  /** The admin client (tests); default a kafkajs admin on `brokers`. */
+  readonly admin?: Pick<Admin, 'connect' | 'disconnect' | 'fetchOffsets' | 'fetchTopicOffsets'>;
 }
 
 /** Lag of one group on one topic: committed offsets vs high watermarks; uncommitted partitions count from low. */
@@ -35,17 +37,19 @@ export function lagOf(
 }
 
 export class KafkaLagMonitor {
-  private readonly admin: Admin;
+  private readonly admin: NonNullable<KafkaLagMonitorOptions['admin']>;
   private readonly prefix: string;
   private latest: LagReading[] = [];
   private timer?: NodeJS.Timeout;
   private connected = false;
   private failing = false;
+  private stopped = false;
+  /** The poll in flight: stop() waits for it, or a connect still under way would outlive stop() and its socket keep the process from exiting. */
+  private polling?: Promise<unknown>;
 
   constructor(private readonly options: KafkaLagMonitorOptions) {
     this.prefix = options.topicPrefix ?? '';
-    const kafka = new Kafka({ clientId: 'wayfinder-lag', brokers: [...options.brokers], ...(options.security as Pick<KafkaConfig, 'ssl' | 'sasl'> | undefined), logLevel: logLevel.NOTHING });
-    this.admin = kafka.admin();
+    this.admin = options.admin ?? new Kafka({ clientId: 'wayfinder-lag', brokers: [...options.brokers], ...(options.security as Pick<KafkaConfig, 'ssl' | 'sasl'> | undefined), logLevel: logLevel.NOTHING }).admin();
   }
 
   /** The latest readings (what NavigationMetrics.observeConsumerLag takes). */
@@ -72,21 +76,27 @@ export class KafkaLagMonitor {
 
   start(): void {
     const intervalMs = this.options.intervalMs ?? 15_000;
-    const tick = () =>
-      this.poll().then(
-        () => (this.failing = false),
-        (error: Error) => {
-          if (!this.failing) this.options.log?.(`consumer lag poll failed: ${error.message}`);
-          this.failing = true;
-        },
-      );
+    const tick = () => {
+      if (this.stopped || this.polling) return;
+      this.polling = this.poll()
+        .then(
+          () => (this.failing = false),
+          (error: Error) => {
+            if (!this.failing) this.options.log?.(`consumer lag poll failed: ${error.message}`);
+            this.failing = true;
+          },
+        )
+        .finally(() => (this.polling = undefined));
+    };
     void tick();
     this.timer = setInterval(() => void tick(), intervalMs);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
+    await this.polling;
     if (this.connected) await this.admin.disconnect();
     this.connected = false;
   }
