@@ -140,6 +140,7 @@ async function runBacklog(options: PipelineBenchOptions, log: (line: string) => 
     } finally {
       await stopChild(parser);
     }
+    log('backlog: maps made, task-parser stopped');
     const looping = Math.max(1, Math.round(options.agents * options.loopingShare));
     const perAgent = total / options.agents;
     const seqs = new Array<number>(options.agents).fill(0);
@@ -167,9 +168,14 @@ async function runBacklog(options: PipelineBenchOptions, log: (line: string) => 
     const started = Date.now();
     const cpuAtStart = pipeline.cpuSeconds();
     const stages = stagesOf(layout, prefix);
+    let nextLog = started + 5_000;
     for (;;) {
       const committed = await Promise.all(stages.map((st) => committedCount(admin, `${prefix}bench.${st.name}`, st.topic)));
       if (Math.min(...committed) >= total) break;
+      if (Date.now() >= nextLog) {
+        log(`backlog: t=${((Date.now() - started) / 1000).toFixed(0)}s committed ${stages.map((st, i) => `${st.name}=${committed[i]}`).join(' ')} of ${total}`);
+        nextLog = Date.now() + 5_000;
+      }
       if (Date.now() - started > 300_000) throw new Error(`backlog: not drained after 300 s (${committed.join(', ')} of ${total})`);
       await new Promise((r) => setTimeout(r, 100));
     }
