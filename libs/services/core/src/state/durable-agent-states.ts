@@ -59,8 +59,7 @@ export class AgentStateConflict extends Error {
 }
 
 /** One agent this process holds or has read: LRU order in `entries`. */
-interface Entry {
-  readonly ref: AgentRef;
+interface Entry extends AgentRef {
   /** When a batch last touched it. */
   at: number;
   /** The store version this process last read or wrote (0: none stored). */
@@ -189,7 +188,7 @@ export class DurableAgentStates {
       if (this.store) this.dirty.set(k, ref);
       const entry = this.entries.get(k);
       if (!entry) {
-        this.entries.set(k, { ref: { tenantId: ref.tenantId, agentId: ref.agentId }, at, version: 0, partition, verified: -1 });
+        this.entries.set(k, { tenantId: ref.tenantId, agentId: ref.agentId, at, version: 0, partition, verified: -1 });
         continue;
       }
       // Most recently used last.
@@ -246,7 +245,7 @@ export class DurableAgentStates {
       if (entry) {
         if (versions[i] >= entry.version) entry.verified = epoch;
         entry.version = Math.max(entry.version, versions[i]);
-      } else this.entries.set(k, { ref: { tenantId: w.tenantId, agentId: w.agentId }, at: this.now(), version: versions[i], partition: -1, verified: epoch });
+      } else this.entries.set(k, { tenantId: w.tenantId, agentId: w.agentId, at: this.now(), version: versions[i], partition: -1, verified: epoch });
     });
     if (conflicts.length > 0) {
       this.conflictCount += conflicts.length;
@@ -266,17 +265,17 @@ export class DurableAgentStates {
     const ttls = new Map<string, number>();
     let count = 0;
     for (const [k, e] of this.entries) {
-      let ttl = ttls.get(e.ref.tenantId);
+      let ttl = ttls.get(e.tenantId);
       if (ttl === undefined) {
-        ttl = this.options.idleTtlFor?.(e.ref.tenantId) ?? this.idleTtlMs;
-        ttls.set(e.ref.tenantId, ttl);
+        ttl = this.options.idleTtlFor?.(e.tenantId) ?? this.idleTtlMs;
+        ttls.set(e.tenantId, ttl);
       }
       // Least recently used first: with one TTL for everyone, the first agent still fresh ends the scan.
       if (e.at > now - ttl) {
         if (!this.options.idleTtlFor) break;
         continue;
       }
-      if (this.evict(k, e.ref)) count++;
+      if (this.evict(k, e)) count++;
     }
     return count;
   }
@@ -294,7 +293,7 @@ export class DurableAgentStates {
     let count = 0;
     for (const [k, e] of this.entries) {
       if (!revoked.has(e.partition) || this.pinned.has(k) || this.dirty.has(k)) continue;
-      this.holder.forgetAgent(e.ref.tenantId, e.ref.agentId);
+      this.holder.forgetAgent(e.tenantId, e.agentId);
       this.entries.delete(k);
       count++;
     }
@@ -305,7 +304,7 @@ export class DurableAgentStates {
     if (!this.store || this.entries.size <= this.maxAgents) return;
     for (const [k, e] of this.entries) {
       if (this.entries.size <= this.maxAgents) break;
-      this.evict(k, e.ref);
+      this.evict(k, e);
     }
   }
 
@@ -363,7 +362,7 @@ export class DurableAgentStates {
       if (entry) {
         entry.version = stored.version;
         entry.verified = epoch ?? -1;
-      } else this.entries.set(k, { ref: { tenantId: agent.tenantId, agentId: agent.agentId }, at: this.now(), version: stored.version, partition: -1, verified: epoch ?? -1 });
+      } else this.entries.set(k, { tenantId: agent.tenantId, agentId: agent.agentId, at: this.now(), version: stored.version, partition: -1, verified: epoch ?? -1 });
     });
   }
 
