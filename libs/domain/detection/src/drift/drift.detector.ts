@@ -28,7 +28,7 @@ import { driftThresholds, embedderChoice } from '../policy/embedder-thresholds';
 import { argsText, parseGoal } from '@wayfinder/cognitive-map';
 import { AgentRuns, RUN_ID_FIELD } from '../state/agent-runs';
 import { ByteReader, ByteWriter } from '../state/bytes';
-import { curveOf, type DriftRunState, type GoalSource, int8At, int8Vector, newRunState, resetCurve, setCurve, type CurveState, type Int8Vector } from './drift-run-state';
+import { curveOf, type DriftRunState, GOAL_SOURCES, type GoalSource, int8At, int8Vector, newRunState, resetCurve, setCurve, type CurveState, type Int8Vector } from './drift-run-state';
 import type { DeviationDraft, DriftContext, DriftCurve, DriftStepDetector } from './drift.types';
 
 export interface DriftDetectorOptions {
@@ -421,7 +421,6 @@ const enum RunFlag {
   CodePending = 64,
 }
 
-const GOAL_SOURCES: GoalSource[] = ['map', 'user', 'assistant', 'plan'];
 const STATE_VERSION = 1;
 const WHAT = 'drift state';
 // Shared by every export (they are synchronous; see ByteWriter).
