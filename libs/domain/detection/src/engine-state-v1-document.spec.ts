@@ -49,8 +49,24 @@ function sketchBytes(r: RunState): number[] {
 function driftStateV1(runs: Map<string, DriftRunState>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const isVector = (k: string, v: unknown): v is string => typeof v === 'string' && (k === 'vector' || k === 'milestoneVector');
-  for (const [run, s] of runs) out[run] = JSON.parse(JSON.stringify(s, (k, v: unknown) => (isVector(k, v) ? quantizeV1(v) : v)));
+  for (const [run, s] of runs) out[run] = JSON.parse(JSON.stringify(nestedV1(s), (k, v: unknown) => (isVector(k, v) ? quantizeV1(v) : v)));
   return out;
+}
+
+/** A run in the shape v1 wrote it (goal, plan and curves as objects of their own; the run is flat since). */
+function nestedV1(s: DriftRunState): Record<string, unknown> {
+  return {
+    goal: s.goalVector === undefined ? undefined : { vector: s.goalVector, source: s.goalSource, seq: s.goalSeq },
+    plan: s.planVector === undefined ? undefined : { vector: s.planVector, items: s.planItems, callsForLookup: s.planCallsForLookup, seq: s.planSeq },
+    milestoneId: s.milestoneId,
+    milestoneVector: s.milestoneVector,
+    work: s.work,
+    scored: s.scored,
+    goalCurve: { ema: s.goalEma, low: s.goalLow, lowSince: s.goalLowSince, emitted: s.goalEmitted },
+    milestoneCurve: { ema: s.milestoneEma, low: s.milestoneLow, lowSince: s.milestoneLowSince, emitted: s.milestoneEmitted },
+    planSkipFired: s.planSkipFired,
+    codePending: s.codePending,
+  };
 }
 
 /** The run keeps its vectors as int8 already (v1 quantized the same way, against the largest magnitude); here as their byte string. */

@@ -3,13 +3,13 @@
  * observations; the same (tool, args, result) seen `window` times within it means the loop survived.
  */
 import { hashHex } from '../fingerprint/hash';
-import type { RunState } from '../state/run-state';
+import { NO_TRIPLES, type RunState } from '../state/run-state';
 import type { DeviationDraft } from '../types';
 
 export function armCompactionGuard(run: RunState, window: number): void {
   run.guardLeft = window;
   run.guardWindow = window;
-  run.guardTriples = [];
+  run.guardTriples = NO_TRIPLES;
 }
 
 export function observeUnderGuard(
@@ -31,7 +31,7 @@ export function observeUnderGuard(
     }
   }
   const window = run.guardWindow;
-  if (run.guardLeft <= 0) run.guardTriples = [];
+  if (run.guardLeft <= 0) run.guardTriples = NO_TRIPLES;
   if (count < window) return null;
   run.guardLeft = 0;
   return {
@@ -49,5 +49,5 @@ export function observeUnderGuard(
 export function skipUnderGuard(run: RunState): void {
   if (run.guardLeft <= 0) return;
   run.guardLeft--;
-  if (run.guardLeft <= 0) run.guardTriples = [];
+  if (run.guardLeft <= 0) run.guardTriples = NO_TRIPLES;
 }

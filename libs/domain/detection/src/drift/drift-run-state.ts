@@ -30,6 +30,7 @@ export function int8Vector(bytes: Int8Array | Uint8Array): Int8Vector {
   return parts.join('');
 }
 
+/** A relevance curve as the detector reads it: a view of one curve's fields of a run (see `curveOf`). */
 export interface CurveState {
   /** EMA of cosine similarity of scored steps to the reference; undefined before the first scored step. */
   ema?: number;
@@ -41,27 +42,114 @@ export interface CurveState {
   emitted: 0 | 1 | 2;
 }
 
-export interface DriftRunState {
-  goal?: { vector: Int8Vector; source: 'map' | 'user' | 'assistant' | 'plan'; seq: number };
+export type GoalSource = 'map' | 'user' | 'assistant' | 'plan';
+export type CurveName = 'goal' | 'milestone';
+
+/**
+ * One run's state in one object (DESIGN §7 memory budget, issue #14): the goal and plan references and
+ * the two curves are fields here, not objects of their own (each of those cost a header and its fields'
+ * pointers, ~250 bytes per run in all), and the goal's source, the curves' levels and the run's booleans
+ * share one small-integer field (`bits`, read through accessors: 8 bytes where six fields took 48).
+ * Every field is set in the constructor, so V8 keeps them in the object. A goal exists when `goalVector`
+ * does, a plan when `planVector` does.
+ */
+export class DriftRunState {
+  /** The run's id, kept by AgentRuns (its RunKey: no wrapper per agent). */
+  runId = '';
+  goalVector: Int8Vector | undefined = undefined;
+  goalSeq = 0;
   /** The run's latest own plan (numbered list or `plan` step): the milestone reference without a map. */
-  plan?: { vector: Int8Vector; items: number; callsForLookup: boolean; seq: number };
+  planVector: Int8Vector | undefined = undefined;
+  planItems = 0;
+  planSeq = 0;
   /** Map milestone whose vector is cached in `milestoneVector`. */
-  milestoneId?: string;
-  milestoneVector?: Int8Vector;
+  milestoneId: string | undefined = undefined;
+  milestoneVector: Int8Vector | undefined = undefined;
   /** Non-terminal actions in the run so far. */
-  work: number;
+  work = 0;
   /** Scored steps so far (the curves are quiet during warm-up). */
-  scored: number;
-  goalCurve: CurveState;
-  milestoneCurve: CurveState;
-  planSkipFired: boolean;
+  scored = 0;
+  goalEma: number | undefined = undefined;
+  goalLow = 0;
+  goalLowSince = 0;
+  milestoneEma: number | undefined = undefined;
+  milestoneLow = 0;
+  milestoneLowSince = 0;
+  /** Goal source index (2 bits), goal and milestone levels (2 bits each), then the three booleans. */
+  private bits = 0;
+
+  get goalSource(): GoalSource {
+    return GOAL_SOURCES[this.bits & 3];
+  }
+  set goalSource(source: GoalSource) {
+    this.bits = (this.bits & ~3) | GOAL_SOURCES.indexOf(source);
+  }
+  /** Highest level already emitted for the goal curve's current low streak (0 none, 1 warning, 2 critical). */
+  get goalEmitted(): 0 | 1 | 2 {
+    return ((this.bits >> 2) & 3) as 0 | 1 | 2;
+  }
+  set goalEmitted(level: 0 | 1 | 2) {
+    this.bits = (this.bits & ~(3 << 2)) | (level << 2);
+  }
+  get milestoneEmitted(): 0 | 1 | 2 {
+    return ((this.bits >> 4) & 3) as 0 | 1 | 2;
+  }
+  set milestoneEmitted(level: 0 | 1 | 2) {
+    this.bits = (this.bits & ~(3 << 4)) | (level << 4);
+  }
+  get planCallsForLookup(): boolean {
+    return (this.bits & PLAN_CALLS_FOR_LOOKUP) !== 0;
+  }
+  set planCallsForLookup(on: boolean) {
+    this.bits = on ? this.bits | PLAN_CALLS_FOR_LOOKUP : this.bits & ~PLAN_CALLS_FOR_LOOKUP;
+  }
+  get planSkipFired(): boolean {
+    return (this.bits & PLAN_SKIP_FIRED) !== 0;
+  }
+  set planSkipFired(on: boolean) {
+    this.bits = on ? this.bits | PLAN_SKIP_FIRED : this.bits & ~PLAN_SKIP_FIRED;
+  }
   /** A code step of the run whose output has not come back and that has called no tool yet. */
-  codePending: boolean;
+  get codePending(): boolean {
+    return (this.bits & CODE_PENDING) !== 0;
+  }
+  set codePending(on: boolean) {
+    this.bits = on ? this.bits | CODE_PENDING : this.bits & ~CODE_PENDING;
+  }
 }
 
-// Every field present from the start: V8 then keeps them in the object, not in a separate property array.
-export const newCurve = (): CurveState => ({ ema: undefined, low: 0, lowSince: 0, emitted: 0 });
+/** Goal sources by their index (in `bits`, and in the encoded state). */
+export const GOAL_SOURCES: readonly GoalSource[] = ['map', 'user', 'assistant', 'plan'];
+const PLAN_CALLS_FOR_LOOKUP = 1 << 6;
+const PLAN_SKIP_FIRED = 1 << 7;
+const CODE_PENDING = 1 << 8;
 
 export function newRunState(): DriftRunState {
-  return { goal: undefined, plan: undefined, milestoneId: undefined, milestoneVector: undefined, work: 0, scored: 0, goalCurve: newCurve(), milestoneCurve: newCurve(), planSkipFired: false, codePending: false };
+  return new DriftRunState();
+}
+
+/** A copy of one curve's fields (short-lived: write it back with `setCurve`). */
+export function curveOf(s: DriftRunState, curve: CurveName): CurveState {
+  return curve === 'goal'
+    ? { ema: s.goalEma, low: s.goalLow, lowSince: s.goalLowSince, emitted: s.goalEmitted }
+    : { ema: s.milestoneEma, low: s.milestoneLow, lowSince: s.milestoneLowSince, emitted: s.milestoneEmitted };
+}
+
+export function setCurve(s: DriftRunState, curve: CurveName, c: CurveState): void {
+  if (curve === 'goal') {
+    s.goalEma = c.ema;
+    s.goalLow = c.low;
+    s.goalLowSince = c.lowSince;
+    s.goalEmitted = c.emitted;
+  } else {
+    s.milestoneEma = c.ema;
+    s.milestoneLow = c.low;
+    s.milestoneLowSince = c.lowSince;
+    s.milestoneEmitted = c.emitted;
+  }
+}
+
+/** The curve starts over (a new reference). */
+export function resetCurve(s: DriftRunState, curve: CurveName): void {
+  setCurve(s, curve, { ema: undefined, low: 0, lowSince: 0, emitted: 0 });
 }

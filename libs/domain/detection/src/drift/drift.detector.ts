@@ -26,9 +26,9 @@ import type { PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
 import { agentKey, type EmbedderName, type EmbeddingRequest, hashingVectors, isSyncEmbedder, type SyncEmbedder, type VectorSource } from '@wayfinder/embeddings';
 import { driftThresholds, embedderChoice } from '../policy/embedder-thresholds';
 import { argsText, parseGoal } from '@wayfinder/cognitive-map';
-import { AgentRuns } from '../state/agent-runs';
+import { AgentRuns, RUN_ID_FIELD } from '../state/agent-runs';
 import { ByteReader, ByteWriter } from '../state/bytes';
-import { int8At, int8Vector, newCurve, newRunState, type CurveState, type DriftRunState, type Int8Vector } from './drift-run-state';
+import { curveOf, type DriftRunState, GOAL_SOURCES, type GoalSource, int8At, int8Vector, newRunState, resetCurve, setCurve, type CurveState, type Int8Vector } from './drift-run-state';
 import type { DeviationDraft, DriftContext, DriftCurve, DriftStepDetector } from './drift.types';
 
 export interface DriftDetectorOptions {
@@ -68,7 +68,7 @@ const MAX_RUNS = 8;
 export class DriftDetector implements DriftStepDetector {
   readonly name = 'drift' as const;
   /** tenant → agent → runId ('' without one) → state: an agent's runs are exported and forgotten together. */
-  private readonly agents = new AgentRuns<DriftRunState>(MAX_RUNS);
+  private readonly agents = new AgentRuns<DriftRunState>(MAX_RUNS, RUN_ID_FIELD);
   private readonly alpha: number;
   private readonly minTextChars: number;
   private readonly terminal: Set<string>;
@@ -126,9 +126,9 @@ export class DriftDetector implements DriftStepDetector {
     this.settleCode(step, state);
     const map = ctx.map;
     // The map's goal outranks whatever the run said first; it is embedded once per run.
-    if (map && state.goal?.source !== 'map') {
+    if (map && (state.goalVector === undefined || state.goalSource !== 'map')) {
       const vector = this.embed(map.goal);
-      if (vector) state.goal = { vector: toInt8(vector), source: 'map', seq: step.seq };
+      if (vector) setGoal(state, toInt8(vector), 'map', step.seq);
     }
     this.trackMilestone(state, position, ctx);
 
@@ -138,15 +138,15 @@ export class DriftDetector implements DriftStepDetector {
     }
     if (step.kind === 'message') {
       const { role, text } = step.message;
-      if (role === 'user' && (!state.goal || state.goal.source === 'assistant')) {
+      if (role === 'user' && (state.goalVector === undefined || state.goalSource === 'assistant')) {
         const vector = this.embed(text);
-        if (vector) state.goal = { vector: toInt8(vector), source: 'user', seq: step.seq };
+        if (vector) setGoal(state, toInt8(vector), 'user', step.seq);
         return [];
       }
       if (role !== 'assistant') return [];
-      if (!state.goal) {
+      if (state.goalVector === undefined) {
         const vector = this.embed(text);
-        if (vector) state.goal = { vector: toInt8(vector), source: 'assistant', seq: step.seq };
+        if (vector) setGoal(state, toInt8(vector), 'assistant', step.seq);
         return [];
       }
       const items = planItems(text);
@@ -238,29 +238,32 @@ export class DriftDetector implements DriftStepDetector {
     state.milestoneId = id;
     state.milestoneVector = toInt8(vector);
     // A new milestone is a new reference: its curve starts over.
-    state.milestoneCurve = newCurve();
+    resetCurve(state, 'milestone');
   }
 
   private setPlan(state: DriftRunState, items: string[], seq: number, text = planText(items)): void {
     const vector = this.embed(text);
     if (!vector) return;
     // A re-plan after some work does not reset the work count: the rule is about runs that never worked.
-    state.plan = { vector: toInt8(vector), items: items.length, callsForLookup: LOOKUP.test(text), seq };
-    if (!state.milestoneId) state.milestoneCurve = newCurve();
+    state.planVector = toInt8(vector);
+    state.planItems = items.length;
+    state.planCallsForLookup = LOOKUP.test(text);
+    state.planSeq = seq;
+    if (!state.milestoneId) resetCurve(state, 'milestone');
   }
 
   private checkPlanSkip(state: DriftRunState, seq: number, position: Position | undefined): DeviationDraft | undefined {
-    if (!this.planSkip || state.planSkipFired || !state.plan) return undefined;
-    if (state.plan.items < this.minPlanItems || !state.plan.callsForLookup || state.work > 0) return undefined;
+    if (!this.planSkip || state.planSkipFired || state.planVector === undefined) return undefined;
+    if (state.planItems < this.minPlanItems || !state.planCallsForLookup || state.work > 0) return undefined;
     state.planSkipFired = true;
     return {
       detector: 'drift',
       level: 'warning',
       count: 1,
       atSeq: seq,
-      loopStartSeq: state.plan.seq,
-      evidence: { curve: 'plan', planItems: state.plan.items, workBeforeAnswer: 0, milestone: position?.milestoneId ?? null },
-      message: `final answer without any tool call in the run, after a ${state.plan.items}-step plan that calls for looking things up: the plan was abandoned`,
+      loopStartSeq: state.planSeq,
+      evidence: { curve: 'plan', planItems: state.planItems, workBeforeAnswer: 0, milestone: position?.milestoneId ?? null },
+      message: `final answer without any tool call in the run, after a ${state.planItems}-step plan that calls for looking things up: the plan was abandoned`,
     };
   }
 
@@ -277,25 +280,44 @@ export class DriftDetector implements DriftStepDetector {
     thresholds: { milestoneThreshold: number; goalThreshold: number },
     position: Position | undefined,
   ): DeviationDraft[] {
-    if (!state.goal || wordChars(text) < this.minTextChars) return [];
+    if (state.goalVector === undefined || wordChars(text) < this.minTextChars) return [];
     const v = this.embed(text);
     if (!v) return [];
     // References from another embedder (the policy changed mid-run) cannot be compared: drop them.
-    if (state.goal.vector.length !== v.length) {
-      state.goal = undefined;
+    if (state.goalVector.length !== v.length) {
+      clearGoal(state);
       return [];
     }
     if (state.milestoneVector && state.milestoneVector.length !== v.length) state.milestoneVector = undefined;
-    if (state.plan && state.plan.vector.length !== v.length) state.plan = undefined;
+    if (state.planVector !== undefined && state.planVector.length !== v.length) clearPlan(state);
     state.scored++;
     const warm = state.scored > (this.options.warmupSteps ?? settings.toleranceSteps);
     const out: DeviationDraft[] = [];
-    const goalSim = cosineInt8(v, state.goal.vector);
-    const g = this.advance(state.goalCurve, goalSim, thresholds.goalThreshold, seq);
-    const milestoneRef = state.milestoneVector ?? state.plan?.vector;
+    const goalSim = cosineInt8(v, state.goalVector);
+    const g = this.advance(curveOf(state, 'goal'), goalSim, thresholds.goalThreshold, seq);
+    const milestoneRef = state.milestoneVector ?? state.planVector;
     const msSim = milestoneRef ? cosineInt8(v, milestoneRef) : undefined;
-    const m = msSim === undefined ? undefined : this.advance(state.milestoneCurve, msSim, thresholds.milestoneThreshold, seq);
-    if (!warm) return out;
+    const m = msSim === undefined ? undefined : this.advance(curveOf(state, 'milestone'), msSim, thresholds.milestoneThreshold, seq);
+    // The curves are copies of the run's fields: written back once their levels are settled.
+    if (warm) this.emit(out, g, m, goalSim, msSim, seq, settings, thresholds, position, state);
+    setCurve(state, 'goal', g);
+    if (m) setCurve(state, 'milestone', m);
+    return out;
+  }
+
+  /** The deviations of a warm run's curves after a scored step (marks their levels emitted). */
+  private emit(
+    out: DeviationDraft[],
+    g: CurveState,
+    m: CurveState | undefined,
+    goalSim: number,
+    msSim: number | undefined,
+    seq: number,
+    settings: PolicySettings['drift'],
+    thresholds: { milestoneThreshold: number; goalThreshold: number },
+    position: Position | undefined,
+    state: DriftRunState,
+  ): void {
     const tolerance = settings.toleranceSteps;
     const milestone = position?.milestoneId ?? state.milestoneId ?? null;
     if (m && m.low >= tolerance && m.emitted === 0) {
@@ -307,7 +329,6 @@ export class DriftDetector implements DriftStepDetector {
       g.emitted = goalLevel as 1 | 2;
       out.push(this.draft('goal', goalLevel === 2 ? 'critical' : 'warning', g, seq, goalSim, thresholds.goalThreshold, tolerance, milestone));
     }
-    return out;
   }
 
   private advance(curve: CurveState, sim: number, threshold: number, seq: number): CurveState {
@@ -370,6 +391,26 @@ function round(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
 
+function setGoal(s: DriftRunState, vector: Int8Vector, source: GoalSource, seq: number): void {
+  s.goalVector = vector;
+  s.goalSource = source;
+  s.goalSeq = seq;
+}
+
+/** No goal (its fields as a new run has them, so a run without one encodes and compares the same). */
+function clearGoal(s: DriftRunState): void {
+  s.goalVector = undefined;
+  s.goalSource = 'map';
+  s.goalSeq = 0;
+}
+
+function clearPlan(s: DriftRunState): void {
+  s.planVector = undefined;
+  s.planItems = 0;
+  s.planCallsForLookup = false;
+  s.planSeq = 0;
+}
+
 const enum RunFlag {
   Goal = 1,
   Plan = 2,
@@ -380,7 +421,6 @@ const enum RunFlag {
   CodePending = 64,
 }
 
-const GOAL_SOURCES: NonNullable<DriftRunState['goal']>['source'][] = ['map', 'user', 'assistant', 'plan'];
 const STATE_VERSION = 1;
 const WHAT = 'drift state';
 // Shared by every export (they are synchronous; see ByteWriter).
@@ -400,9 +440,9 @@ function encodeRuns(runs: ReadonlyArray<[string, DriftRunState]>): Uint8Array {
   for (const [run, s] of runs) {
     w.string(run);
     w.u8(
-      (s.goal ? RunFlag.Goal : 0) |
-        (s.plan ? RunFlag.Plan : 0) |
-        (s.plan?.callsForLookup ? RunFlag.PlanCallsForLookup : 0) |
+      (s.goalVector !== undefined ? RunFlag.Goal : 0) |
+        (s.planVector !== undefined ? RunFlag.Plan : 0) |
+        (s.planVector !== undefined && s.planCallsForLookup ? RunFlag.PlanCallsForLookup : 0) |
         (s.milestoneId !== undefined ? RunFlag.MilestoneId : 0) |
         (s.milestoneVector ? RunFlag.MilestoneVector : 0) |
         (s.planSkipFired ? RunFlag.PlanSkipFired : 0) |
@@ -410,17 +450,17 @@ function encodeRuns(runs: ReadonlyArray<[string, DriftRunState]>): Uint8Array {
     );
     w.u32(s.work);
     w.u32(s.scored);
-    writeCurve(w, s.goalCurve);
-    writeCurve(w, s.milestoneCurve);
-    if (s.goal) {
-      w.u8(GOAL_SOURCES.indexOf(s.goal.source));
-      w.f64(s.goal.seq);
-      writeVector(w, s.goal.vector);
+    writeCurve(w, s.goalEma, s.goalLow, s.goalLowSince, s.goalEmitted);
+    writeCurve(w, s.milestoneEma, s.milestoneLow, s.milestoneLowSince, s.milestoneEmitted);
+    if (s.goalVector !== undefined) {
+      w.u8(GOAL_SOURCES.indexOf(s.goalSource));
+      w.f64(s.goalSeq);
+      writeVector(w, s.goalVector);
     }
-    if (s.plan) {
-      w.u32(s.plan.items);
-      w.f64(s.plan.seq);
-      writeVector(w, s.plan.vector);
+    if (s.planVector !== undefined) {
+      w.u32(s.planItems);
+      w.f64(s.planSeq);
+      writeVector(w, s.planVector);
     }
     if (s.milestoneId !== undefined) w.string(s.milestoneId);
     if (s.milestoneVector) writeVector(w, s.milestoneVector);
@@ -441,13 +481,19 @@ export function decodeDriftState(bytes: Uint8Array): Map<string, DriftRunState> 
     const s = newRunState();
     s.work = r.u32();
     s.scored = r.u32();
-    s.goalCurve = readCurve(r);
-    s.milestoneCurve = readCurve(r);
+    setCurve(s, 'goal', readCurve(r));
+    setCurve(s, 'milestone', readCurve(r));
     if (flags & RunFlag.Goal) {
       const source = GOAL_SOURCES[r.u8()] ?? r.fail('unknown goal source');
-      s.goal = { source, seq: r.f64(), vector: readVector(r) };
+      const seq = r.f64();
+      setGoal(s, readVector(r), source, seq);
     }
-    if (flags & RunFlag.Plan) s.plan = { items: r.u32(), seq: r.f64(), vector: readVector(r), callsForLookup: (flags & RunFlag.PlanCallsForLookup) !== 0 };
+    if (flags & RunFlag.Plan) {
+      s.planItems = r.u32();
+      s.planSeq = r.f64();
+      s.planVector = readVector(r);
+      s.planCallsForLookup = (flags & RunFlag.PlanCallsForLookup) !== 0;
+    }
     if (flags & RunFlag.MilestoneId) s.milestoneId = r.string();
     if (flags & RunFlag.MilestoneVector) s.milestoneVector = readVector(r);
     s.planSkipFired = (flags & RunFlag.PlanSkipFired) !== 0;
@@ -458,16 +504,16 @@ export function decodeDriftState(bytes: Uint8Array): Map<string, DriftRunState> 
   return runs;
 }
 
-function writeCurve(w: ByteWriter, c: CurveState): void {
-  w.u8(c.ema === undefined ? 0 : 1);
-  if (c.ema !== undefined) w.f64(c.ema);
-  w.u32(c.low);
-  w.f64(c.lowSince);
-  w.u8(c.emitted);
+function writeCurve(w: ByteWriter, ema: number | undefined, low: number, lowSince: number, emitted: number): void {
+  w.u8(ema === undefined ? 0 : 1);
+  if (ema !== undefined) w.f64(ema);
+  w.u32(low);
+  w.f64(lowSince);
+  w.u8(emitted);
 }
 
 function readCurve(r: ByteReader): CurveState {
-  const curve = newCurve();
+  const curve: CurveState = { ema: undefined, low: 0, lowSince: 0, emitted: 0 };
   if (r.u8() === 1) curve.ema = r.f64();
   curve.low = r.u32();
   curve.lowSince = r.f64();
@@ -521,10 +567,45 @@ function readVector(r: ByteReader): Int8Vector {
 function legacyRuns(state: Record<string, unknown>): Map<string, DriftRunState> {
   const runs = new Map<string, DriftRunState>();
   for (const [run, raw] of Object.entries(state)) {
-    const revived = JSON.parse(JSON.stringify(raw), (_k, v: unknown) => (isLegacyVector(v) ? int8Vector(Uint8Array.from(atob(v.q8), (c) => c.charCodeAt(0))) : v)) as DriftRunState;
-    runs.set(run, { ...newRunState(), ...revived });
+    const revived = JSON.parse(JSON.stringify(raw), (_k, v: unknown) => (isLegacyVector(v) ? int8Vector(Uint8Array.from(atob(v.q8), (c) => c.charCodeAt(0))) : v)) as LegacyRunState;
+    runs.set(run, fromLegacy(revived));
   }
   return runs;
+}
+
+/** A run as v1 documents hold it: the goal, the plan and each curve an object of its own. */
+interface LegacyRunState {
+  goal?: { vector: Int8Vector; source: GoalSource; seq: number };
+  plan?: { vector: Int8Vector; items: number; callsForLookup: boolean; seq: number };
+  milestoneId?: string;
+  milestoneVector?: Int8Vector;
+  work?: number;
+  scored?: number;
+  goalCurve?: Partial<CurveState>;
+  milestoneCurve?: Partial<CurveState>;
+  planSkipFired?: boolean;
+  codePending?: boolean;
+}
+
+function fromLegacy(l: LegacyRunState): DriftRunState {
+  const s = newRunState();
+  if (l.goal) setGoal(s, l.goal.vector, l.goal.source, l.goal.seq);
+  if (l.plan) {
+    s.planVector = l.plan.vector;
+    s.planItems = l.plan.items;
+    s.planCallsForLookup = l.plan.callsForLookup;
+    s.planSeq = l.plan.seq;
+  }
+  s.milestoneId = l.milestoneId;
+  s.milestoneVector = l.milestoneVector;
+  s.work = l.work ?? 0;
+  s.scored = l.scored ?? 0;
+  const curve = (c: Partial<CurveState> | undefined): CurveState => ({ ema: c?.ema, low: c?.low ?? 0, lowSince: c?.lowSince ?? 0, emitted: c?.emitted ?? 0 });
+  setCurve(s, 'goal', curve(l.goalCurve));
+  setCurve(s, 'milestone', curve(l.milestoneCurve));
+  s.planSkipFired = l.planSkipFired ?? false;
+  s.codePending = l.codePending ?? false;
+  return s;
 }
 
 function isLegacyVector(v: unknown): v is { q8: string; scale: number } {

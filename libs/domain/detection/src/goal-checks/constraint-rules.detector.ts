@@ -23,6 +23,7 @@ import type { SyncEmbedder } from '@wayfinder/embeddings';
 import { hash32, hashHex } from '../fingerprint/hash';
 import { canonicalJson } from '../fingerprint/normalize';
 import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
+import { RUN_ID_FIELD } from '../state/agent-runs';
 import { addBounded, RunStates, stringArray } from './run-states';
 import { textSimilarity, type TextSimilarity } from './text-similarity';
 
@@ -35,6 +36,8 @@ const TERMINAL_TOOLS = new Set(['final_answer', 'submit', 'finish', 'answer', 't
 const PROHIBITION_WORDS = /\b(?:must not|mustn't|never|do not|don't|should not|shouldn't|cannot|can't|may not|not allowed|forbidden|prohibited|avoid|no|any|ever)\b|不得|不要|禁止|严禁|切勿|不准|不能|不可|不允许|避免|任何/gi;
 
 interface ConstraintRunState {
+  /** The run's id, kept by RunStates (AgentRuns' RunKey: no wrapper per agent). */
+  runId: string;
   readPaths: Set<string>;
   ownPaths: Set<string>;
   /** Calls counted per constraint id (count bounds). */
@@ -51,7 +54,7 @@ const NO_COUNTS: ReadonlyMap<string, number> = new Map<string, number>();
 const NO_FEEDBACK: readonly string[] = [];
 
 function newState(): ConstraintRunState {
-  return { readPaths: NO_PATHS as Set<string>, ownPaths: NO_PATHS as Set<string>, counts: NO_COUNTS as Map<string, number>, violations: NO_COUNTS as Map<string, number>, feedback: NO_FEEDBACK as string[] };
+  return { runId: '', readPaths: NO_PATHS as Set<string>, ownPaths: NO_PATHS as Set<string>, counts: NO_COUNTS as Map<string, number>, violations: NO_COUNTS as Map<string, number>, feedback: NO_FEEDBACK as string[] };
 }
 
 /** What a run without state reads (never written: a run gets its own state before anything is counted). */
@@ -96,7 +99,7 @@ function normalized(text: string): string {
 
 export class ConstraintRulesDetector implements StepDetector {
   readonly name = 'constraint_violation' as const;
-  private readonly runs = new RunStates<ConstraintRunState>(newState, revive);
+  private readonly runs = new RunStates<ConstraintRunState>(newState, revive, RUN_ID_FIELD);
   private readonly compiledMaps = new WeakMap<CognitiveMap, CompiledConstraint[]>();
   private readonly similarity: TextSimilarity;
 

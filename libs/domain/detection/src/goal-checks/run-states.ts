@@ -3,18 +3,22 @@
  * exported as plain JSON so the engine can persist and restore it with the agent's other state.
  */
 import type { StepEvent } from '@wayfinder/contracts';
-import { AgentRuns } from '../state/agent-runs';
+import { AgentRuns, type RunKey } from '../state/agent-runs';
 
 const MAX_RUNS_PER_AGENT = 4;
 
-export class RunStates<T> {
-  private readonly agents = new AgentRuns<T>(MAX_RUNS_PER_AGENT);
+export class RunStates<T extends object> {
+  private readonly agents: AgentRuns<T>;
 
   constructor(
     private readonly create: () => T,
     /** Validates an imported run state; undefined drops it. */
     private readonly revive: (raw: unknown) => T | undefined,
-  ) {}
+    /** Where a state keeps its run id, when it can (see AgentRuns). */
+    key?: RunKey<T>,
+  ) {
+    this.agents = new AgentRuns<T>(MAX_RUNS_PER_AGENT, key);
+  }
 
   of(step: Pick<StepEvent, 'tenantId' | 'agentId' | 'runId'>): T {
     return this.agents.getOrCreate(step.tenantId, step.agentId, typeof step.runId === 'string' ? step.runId : '', this.create);

@@ -7,6 +7,7 @@
 import type { JsonValue, Position, StepEvent } from '@wayfinder/contracts';
 import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
 import { SmallMap } from '../state/small-map';
+import { RUN_ID_FIELD } from '../state/agent-runs';
 import { RunStates } from './run-states';
 
 const MAX_ATTEMPTS = 8;
@@ -24,12 +25,17 @@ interface Failures {
   attempts: Attempt[];
 }
 
-/** Failures by milestone, oldest first (a run mostly has one milestone failing: see SmallMap). */
-type VerificationRunState = SmallMap<Failures>;
+/**
+ * Failures by milestone, oldest first (a run mostly has one milestone failing: see SmallMap), and the
+ * run's id, kept by RunStates (AgentRuns' RunKey: no wrapper per agent).
+ */
+class VerificationRunState extends SmallMap<Failures> {
+  runId = '';
+}
 
 function revive(raw: unknown): VerificationRunState | undefined {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-  const out: VerificationRunState = new SmallMap();
+  const out = new VerificationRunState();
   for (const [milestone, value] of Object.entries(raw as Record<string, unknown>).slice(-MAX_MILESTONES)) {
     const v = value as Partial<Failures> | null;
     if (!v || typeof v.failures !== 'number' || !Array.isArray(v.attempts)) continue;
@@ -43,7 +49,7 @@ function revive(raw: unknown): VerificationRunState | undefined {
 
 export class VerificationRepeatDetector implements StepDetector {
   readonly name = 'verification_failed_repeat' as const;
-  private readonly runs = new RunStates<VerificationRunState>(() => new SmallMap(), revive);
+  private readonly runs = new RunStates<VerificationRunState>(() => new VerificationRunState(), revive, RUN_ID_FIELD);
 
   onStep(step: StepEvent, _position: Position | undefined, ctx: DetectionContext): DeviationDraft[] {
     const settings = ctx.policy.verification;

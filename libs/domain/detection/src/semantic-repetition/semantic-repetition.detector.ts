@@ -12,13 +12,15 @@
  */
 import type { PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
 import { agentKey, type EmbeddingRequest, type VectorSource } from '@wayfinder/embeddings';
-import { AgentRuns } from '../state/agent-runs';
+import { AgentRuns, RUN_ID_FIELD } from '../state/agent-runs';
 import { ByteReader, ByteWriter } from '../state/bytes';
 import { EMPTY_SKETCH_STRING, SKETCH_BYTES, SKETCH_WORDS, sketchCosine, sketchFromString, sketchInto, sketchString } from '../state/sketch';
 import { embedderChoice, repetitionThreshold } from '../policy/embedder-thresholds';
 import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
 
 interface RepetitionRun {
+  /** The run's id, kept by AgentRuns (its RunKey: no wrapper per agent). */
+  runId: string;
   /** The previous message's sketch, as its bytes in a string (state/sketch.ts sketchString). */
   previous: string;
   hasPrevious: boolean;
@@ -35,7 +37,7 @@ const writer = new ByteWriter();
 
 export class SemanticRepetitionDetector implements StepDetector {
   readonly name = 'semantic_repetition' as const;
-  private readonly agents = new AgentRuns<RepetitionRun>(MAX_RUNS);
+  private readonly agents = new AgentRuns<RepetitionRun>(MAX_RUNS, RUN_ID_FIELD);
   private readonly sketch = new Int32Array(SKETCH_WORDS);
   private readonly previous = new Int32Array(SKETCH_WORDS);
 
@@ -142,7 +144,7 @@ export class SemanticRepetitionDetector implements StepDetector {
 }
 
 function newRun(): RepetitionRun {
-  return { previous: EMPTY_SKETCH_STRING, hasPrevious: false, count: 0, startSeq: 0, reported: 0 };
+  return { runId: '', previous: EMPTY_SKETCH_STRING, hasPrevious: false, count: 0, startSeq: 0, reported: 0 };
 }
 
 function messageText(step: Extract<StepEvent, { kind: 'message' }>): string {

@@ -1,19 +1,28 @@
 /**
  * Per (tenant, agent, run) state of a plug-in detector, shaped for 100k+ agents per worker (DESIGN §7
- * memory budget): tenant → agent → one small object holding the most recently used run in fields; the
- * agent's other runs go in a Map only once it has several. No composite key string per agent (the ids
- * are the step's own strings, shared with the engine's state), no Map per agent for the common case of
- * one run, and ids with any characters never meet. At most `maxRuns` runs per agent, least recently used out.
+ * memory budget): tenant → agent → the run's state; the agent's runs go in a small wrapper holding the
+ * most recently used run in fields (and the others in a Map only once it has several). A state type that
+ * can carry its own run id (`RunKey`) needs no wrapper while the agent has one run: the state itself is
+ * the map's value (issue #14: a 48-byte object per plug-in per agent less). No composite key string per
+ * agent (the ids are the step's own strings, shared with the engine's state), no Map per agent for the
+ * common case of one run, and ids with any characters never meet. At most `maxRuns` runs per agent,
+ * least recently used out.
  */
-export class AgentRuns<T> {
-  private readonly tenants = new Map<string, Map<string, Runs<T>>>();
+export class AgentRuns<T extends object> {
+  private readonly tenants = new Map<string, Map<string, T | Runs<T>>>();
 
-  constructor(private readonly maxRuns: number) {}
+  /** `key`: where a state keeps its run id, when it can (then an agent's single run is held bare). */
+  constructor(
+    private readonly maxRuns: number,
+    private readonly key?: RunKey<T>,
+  ) {}
 
   /** The run's state, made the agent's most recently used; undefined when there is none. */
   get(tenantId: string, agentId: string, runId: string): T | undefined {
-    const runs = this.tenants.get(tenantId)?.get(agentId);
-    return runs ? runs.use(runId) : undefined;
+    const held = this.tenants.get(tenantId)?.get(agentId);
+    if (held === undefined) return undefined;
+    if (held instanceof Runs) return held.use(runId);
+    return (this.key as RunKey<T>).get(held) === runId ? held : undefined;
   }
 
   /** The run's state, created (as the most recently used) when there is none. */
@@ -23,22 +32,36 @@ export class AgentRuns<T> {
       tenant = new Map();
       this.tenants.set(tenantId, tenant);
     }
-    const runs = tenant.get(agentId);
-    if (!runs) {
+    const held = tenant.get(agentId);
+    if (held === undefined) {
       const value = create();
-      tenant.set(agentId, new Runs(runId, value));
+      tenant.set(agentId, this.single(runId, value));
       return value;
     }
-    const found = runs.use(runId);
-    if (found !== undefined) return found;
+    if (held instanceof Runs) {
+      const found = held.use(runId);
+      if (found !== undefined) return found;
+      const value = create();
+      this.key?.set(value, runId);
+      held.add(runId, value, this.maxRuns);
+      return value;
+    }
+    const key = this.key as RunKey<T>;
+    if (key.get(held) === runId) return held;
+    // A second run: the agent's runs get their wrapper.
+    const runs = new Runs(key.get(held), held);
     const value = create();
+    key.set(value, runId);
     runs.add(runId, value, this.maxRuns);
+    tenant.set(agentId, runs);
     return value;
   }
 
   /** The agent's runs, least recently used first (empty when it has none). */
   runs(tenantId: string, agentId: string): Array<[string, T]> {
-    return this.tenants.get(tenantId)?.get(agentId)?.entries() ?? [];
+    const held = this.tenants.get(tenantId)?.get(agentId);
+    if (held === undefined) return [];
+    return held instanceof Runs ? held.entries() : [[(this.key as RunKey<T>).get(held), held]];
   }
 
   /** Replaces the agent's runs (given least recently used first; the newest `maxRuns` are kept). */
@@ -46,14 +69,23 @@ export class AgentRuns<T> {
     this.forget(tenantId, agentId);
     const kept = entries.slice(-this.maxRuns);
     if (kept.length === 0) return;
-    const runs = new Runs(kept[0][0], kept[0][1]);
-    for (let i = 1; i < kept.length; i++) runs.add(kept[i][0], kept[i][1], this.maxRuns);
+    let held: T | Runs<T>;
+    if (kept.length === 1) held = this.single(kept[0][0], kept[0][1]);
+    else {
+      const runs = new Runs(kept[0][0], kept[0][1]);
+      this.key?.set(kept[0][1], kept[0][0]);
+      for (let i = 1; i < kept.length; i++) {
+        this.key?.set(kept[i][1], kept[i][0]);
+        runs.add(kept[i][0], kept[i][1], this.maxRuns);
+      }
+      held = runs;
+    }
     let tenant = this.tenants.get(tenantId);
     if (!tenant) {
       tenant = new Map();
       this.tenants.set(tenantId, tenant);
     }
-    tenant.set(agentId, runs);
+    tenant.set(agentId, held);
   }
 
   forget(tenantId: string, agentId: string): void {
@@ -68,7 +100,28 @@ export class AgentRuns<T> {
     for (const tenant of this.tenants.values()) n += tenant.size;
     return n;
   }
+
+  /** An agent's only run: bare when its state keeps the run id, else in a wrapper. */
+  private single(runId: string, value: T): T | Runs<T> {
+    if (!this.key) return new Runs(runId, value);
+    this.key.set(value, runId);
+    return value;
+  }
 }
+
+/** Where a run's state keeps its run id (a field of its own, set by AgentRuns only). */
+export interface RunKey<T> {
+  get(state: T): string;
+  set(state: T, runId: string): void;
+}
+
+/** For states with a `runId` field. */
+export const RUN_ID_FIELD: RunKey<{ runId: string }> = {
+  get: (state) => state.runId,
+  set: (state, runId) => {
+    state.runId = runId;
+  },
+};
 
 class Runs<T> {
   /** The other runs, least recently used first; null while the agent has had one run. */

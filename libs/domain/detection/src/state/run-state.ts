@@ -7,7 +7,8 @@ import type { EvidenceMemory } from '../evidence/evidence-memory';
 import { RunHistory } from './run-history';
 import { SKETCH_WORDS } from './sketch';
 
-const NO_TRIPLES: number[] = [];
+/** The empty guard list every run shares (frozen: the guard replaces its list, never pushes to it). */
+export const NO_TRIPLES = Object.freeze([]) as unknown as number[];
 
 /** Tools remembered by the near-duplicate detector (least recently used evicted). */
 export const NEAR_DUP_SLOTS = 3;
