@@ -9,6 +9,7 @@
 import { dlqTopicOf, keyOf, type PayloadOf, type TopicName } from '@wayfinder/contracts';
 import { Kafka, logLevel as LogLevel, PartitionAssigners, type Consumer, type EachBatchPayload, type KafkaConfig, type LogEntry, type Message, type Producer } from 'kafkajs';
 import { keyPartitioner } from './key-partitioner';
+import { MAX_REQUEST_BYTES, messageSize, sleep } from './wire-size';
 import {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_RETRY_POLICY,
@@ -359,25 +360,6 @@ export class KafkaBus implements Bus {
   }
 }
 
-/** Below the broker's default message.max.bytes (1 MiB) for one partition's batch. */
-const MAX_REQUEST_BYTES = 512 * 1024;
-
-/** Bytes of a message on the wire, roughly: value, key and headers (DLQ messages carry kilobytes of headers). */
-function messageSize(m: Message): number {
-  let bytes = (m.value?.length ?? 0) + (typeof m.key === 'string' ? m.key.length : (m.key?.length ?? 0)) + RECORD_OVERHEAD;
-  if (m.headers) {
-    for (const [name, value] of Object.entries(m.headers)) {
-      bytes += name.length + RECORD_OVERHEAD;
-      if (Array.isArray(value)) for (const v of value) bytes += v.length;
-      else if (value !== undefined) bytes += value.length;
-    }
-  }
-  return bytes;
-}
-
-/** Per-record (and per-header) framing on the wire: varints, attributes, deltas. */
-const RECORD_OVERHEAD = 16;
-
 function sizeOf(messages: readonly Message[]): number {
   let bytes = 0;
   for (const m of messages) bytes += messageSize(m);
@@ -425,6 +407,3 @@ export function securityOf(security: KafkaBusOptions['security']): Pick<KafkaCon
   return { ...(security.ssl !== undefined && { ssl: security.ssl as KafkaConfig['ssl'] }), ...(security.sasl !== undefined && { sasl: security.sasl as KafkaConfig['sasl'] }) };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

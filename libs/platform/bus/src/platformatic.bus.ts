@@ -43,6 +43,7 @@ import {
 } from './bus';
 import { CO_PARTITIONED_ASSIGNER } from './co-partitioned-assigner';
 import { deadLetterHeaders, encodePayload, messageOf } from './codec';
+import { MAX_REQUEST_BYTES, messageSize, sleep } from './wire-size';
 import { deliverBatch, type DeadLetter, type RawRecord, type Subscription } from './delivery';
 import type { KafkaBusOptions } from './kafka.bus';
 
@@ -95,9 +96,6 @@ interface Outgoing {
   reject(error: unknown): void;
 }
 
-/** Below the broker's default message.max.bytes (1 MiB) for one partition's batch, as KafkaBus. */
-const MAX_REQUEST_BYTES = 512 * 1024;
-const RECORD_OVERHEAD = 16;
 /** Records buffered ahead per consumer (the stream's high-water mark): the bound of back-pressure. */
 const BUFFERED_RECORDS = 2_048;
 
@@ -527,18 +525,9 @@ export function platformaticSecurityOf(security: KafkaBusOptions['security']): {
   return out;
 }
 
-function messageSize(m: OutMessage): number {
-  let bytes = (m.value?.length ?? 0) + (m.key?.length ?? 0) + RECORD_OVERHEAD;
-  if (m.headers) for (const [name, value] of Object.entries(m.headers)) bytes += name.length + String(value).length + RECORD_OVERHEAD;
-  return bytes;
-}
-
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(what)), ms)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
