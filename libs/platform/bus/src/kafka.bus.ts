@@ -199,7 +199,7 @@ export class KafkaBus implements Bus {
         // DefaultPartitioner's choice, computed without its per-message Long and array allocations.
         createPartitioner: keyPartitioner,
       });
-      this.producerReady = producer.connect().then(() => producer);
+      this.producerReady = connectPastMissingController(() => producer.connect()).then(() => producer);
       this.producerReady.catch(() => (this.producerReady = null));
     }
     return this.producerReady;
@@ -399,6 +399,23 @@ function takeRequest(outbox: Outgoing[], maxBytes: number): Outgoing[] {
     break;
   }
   return taken;
+}
+
+/**
+ * Connects, trying again while kafkajs finds no controller in its metadata (`KafkaJSBrokerNotFound`,
+ * "Broker -1": a KRaft broker can answer metadata before it names its controller, and the idempotent
+ * producer asks the controller for its id at connect). kafkajs does not retry that error itself; any
+ * other error rejects at once, as before.
+ */
+export async function connectPastMissingController(connect: () => Promise<void>, attempts = 10, delayMs = 300): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connect();
+    } catch (error) {
+      if ((error as Error)?.name !== 'KafkaJSBrokerNotFound' || attempt >= attempts) throw error;
+      await sleep(delayMs);
+    }
+  }
 }
 
 /** kafkajs' `ssl`/`sasl` client options from a KafkaSecurity (typed loosely: the config builds it). */
