@@ -33,11 +33,14 @@ export interface ChildOptions {
   env?: Record<string, string>;
   /** Preload memory-probe.js with --expose-gc, for retainedMemory(). */
   memoryProbe?: boolean;
+  /** Preload latency-probe.js, writing its lines to this file (label `pipeline`): `bench pipeline --decompose`. */
+  latencyProbeFile?: string;
 }
 
 export function startWayfinderChild(options: ChildOptions): WayfinderChild {
   const nodeArgs = (process.env.WAYFINDER_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   if (options.memoryProbe) nodeArgs.push('--expose-gc', '--require', join(__dirname, 'memory-probe.js'));
+  if (options.latencyProbeFile) nodeArgs.push('--require', join(__dirname, 'latency-probe.js'));
   const args = [...nodeArgs, join(root, 'bin', 'wayfinder.js'), 'start', '--mode', 'distributed', ...(options.services ? ['--services', options.services] : [])];
   const child = spawn(process.execPath, args, {
     cwd: root,
@@ -47,6 +50,7 @@ export function startWayfinderChild(options: ChildOptions): WayfinderChild {
       WAYFINDER_KAFKA_BROKERS: options.brokers.join(','),
       WAYFINDER_GROUP_PREFIX: 'bench',
       WAYFINDER_HTTP_PORT: '0',
+      ...(options.latencyProbeFile ? { WAYFINDER_LATENCY_PROBE: options.latencyProbeFile, WAYFINDER_LATENCY_PROBE_LABEL: 'pipeline' } : {}),
       ...options.env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -11,11 +11,13 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { StepEvent } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { startWayfinderChild, stopChild } from './child';
 import { runFloorBench, type FloorBenchResult } from './floor-bench';
+import { decompose, type LatencyDecomposition } from './latency-decomposition';
 import { benchAdmin, committedCount, endCount } from './offsets';
 import { stepOf } from './steps';
 
@@ -39,6 +41,11 @@ export interface PipelineBenchOptions {
    * drained as fast as it can, like the floor — CPU per step at full speed, whatever the load generator manages.
    */
   backlog?: number;
+  /**
+   * Where step → correction latency goes (latency-probe.js in the bench and the pipeline process): the
+   * load generator's publish, fetch cycle and batch sizes, the handler, the correction's way out.
+   */
+  decompose?: boolean;
 }
 
 export interface BacklogResult {
@@ -84,6 +91,8 @@ export interface PipelineBenchResult {
   backlog?: BacklogResult;
   /** With --telemetry: OTLP requests and bytes the sink received (traces and metrics). */
   telemetryExports?: { requests: number; bytes: number };
+  /** With --decompose: the stages of step → correction latency (latency-decomposition.ts). */
+  decomposition?: LatencyDecomposition;
 }
 
 export async function runPipelineBench(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
@@ -197,9 +206,13 @@ async function runPipeline(options: PipelineBenchOptions, log: (line: string) =>
   const prefix = `bench-${Date.now().toString(36)}.`;
   await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
   const sink = options.telemetry ? await startOtlpSink() : undefined;
+  const probeFile = options.decompose ? join(tmpdir(), `wayfinder-latency-${prefix}jsonl`) : undefined;
+  // eslint-disable-next-line @typescript-eslint/no-var-requires -- a plain CommonJS preload, also used by the child
+  if (probeFile) (require('./latency-probe.js') as { install(file: string, label: string): void }).install(probeFile, 'bench');
   const pipeline = startWayfinderChild({
     brokers: options.brokers,
     prefix,
+    latencyProbeFile: probeFile,
     env: {
       WAYFINDER_PIPELINE: layout,
       ...(sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_METRIC_EXPORT_INTERVAL: '5000' } : { OTEL_SDK_DISABLED: 'true' }),
@@ -207,6 +220,8 @@ async function runPipeline(options: PipelineBenchOptions, log: (line: string) =>
   });
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
+  const stepToDecided: number[] = [];
+  const publishMs: number[] = [];
   let corrections = 0;
   let deviations = 0;
   const bus = new KafkaBus({ brokers: options.brokers, topicPrefix: prefix, clientId: 'bench-load' });
@@ -215,7 +230,10 @@ async function runPipeline(options: PipelineBenchOptions, log: (line: string) =>
     for (const { payload } of batch) {
       corrections++;
       const t = sentAt.get(`${payload.agentId}/${payload.atSeq}`);
-      if (t !== undefined) latencies.push(now - t);
+      if (t !== undefined) {
+        latencies.push(now - t);
+        stepToDecided.push(Date.parse(payload.ts) - t);
+      }
     }
   }, { groupId: 'bench-observer', fromBeginning: true });
   const deviationLatencies: number[] = [];
@@ -271,6 +289,7 @@ async function runPipeline(options: PipelineBenchOptions, log: (line: string) =>
       const t = Date.now();
       for (const s of batch) sentAt.set(`${s.agentId}/${s.seq}`, t);
       await bus.publish('wayfinder.steps.v1', batch);
+      publishMs.push(Date.now() - t);
       published += batch.length;
       if (options.rate > 0) {
         const due = started + (published / options.rate) * 1000;
@@ -322,6 +341,17 @@ async function runPipeline(options: PipelineBenchOptions, log: (line: string) =>
       drainSec: Math.round(drainSec * 10) / 10,
       pipelineCpuMicrosPerStep: cpuSeconds !== undefined && published > 0 ? Math.round((cpuSeconds * 1e6) / published) : null,
       ...(sink ? { telemetryExports: sink.received() } : {}),
+      ...(probeFile
+        ? {
+            decomposition: decompose(probeFile, {
+              stepsTopic: stepsTopic,
+              stepsGroup: `${prefix}bench.state-localizer`,
+              publishMs,
+              stepToDecidedMs: stepToDecided,
+              window: { from: started, to: Date.now() },
+            }),
+          }
+        : {}),
     };
   } finally {
     await stopChild(pipeline);

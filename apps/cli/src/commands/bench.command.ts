@@ -16,7 +16,7 @@ import { BENCH_EMBEDDERS_USAGE, benchEmbeddersCommand } from './bench-embedders.
 
 const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--state-agents N]
        wayfinder bench floor [--kafka BROKERS] [--agents N] [--messages N] [--partitions N] [--client kafkajs|platformatic|both] [--rounds N]
-       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--separate] [--messages N] [--backlog N]
+       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--separate] [--messages N] [--backlog N] [--decompose]
        wayfinder bench worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N]
        wayfinder bench failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
        wayfinder bench gateway [--kafka BROKERS] [--events N] [--agents N] [--concurrency N]
@@ -56,6 +56,8 @@ pipeline's CPU per step is also given as a ratio to the floor's CPU per message 
   --messages N       steps through the floor before the pipeline (default 100000; 0 skips it)
   --backlog N        then also N steps published before a fresh pipeline starts, drained at full
                      speed like the floor: steps/s and CPU per step whatever the load generator manages
+  --decompose        where step → correction latency goes: kafkajs in the bench and the pipeline
+                     process probed (latency-probe.js), stages in the result's "decomposition"
 
 worker-memory: one detector worker process fed localized steps for a fleet (every detector, drift included):
 memory it adds, and what is left after the tenants' policies set a 1 s idle TTL (eviction).
@@ -120,6 +122,7 @@ export const benchCommand: Command = {
       separate: { type: 'boolean' },
       messages: { type: 'string' },
       backlog: { type: 'string' },
+      decompose: { type: 'boolean' },
       concurrency: { type: 'string' },
       requests: { type: 'string' },
       turns: { type: 'string' },
@@ -215,7 +218,7 @@ export const benchCommand: Command = {
       const { runProxyBench } = await import('../bench/proxy-bench');
       results = await runProxyBench(proxyOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else {
-      only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions', 'telemetry', 'separate', 'messages', 'backlog']);
+      only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions', 'telemetry', 'separate', 'messages', 'backlog', 'decompose']);
       const loopingShare = numberOption(values['looping-share'], 'looping-share', 0.1);
       if (loopingShare > 1) throw new UsageError(`--looping-share must be a number between 0 and 1, got '${values['looping-share']}'`);
       const pipelineOptions = {
@@ -229,6 +232,7 @@ export const benchCommand: Command = {
         separate: values.separate === true,
         floorMessages: intOption(values.messages, 'messages', 100_000, 0),
         backlog: intOption(values.backlog, 'backlog', 0, 0),
+        decompose: values.decompose === true,
       };
       options = pipelineOptions;
       const { runPipelineBench } = await import('../bench/pipeline-bench');

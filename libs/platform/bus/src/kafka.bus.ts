@@ -1,7 +1,8 @@
 /**
- * The Kafka Bus adapter (kafkajs 2.2.4), for distributed and co-located modes. Producer: idempotent,
- * one request in flight, sends serialized (kafkajs' idempotent producer can lose messages when sends to
- * one partition overlap, tulios/kafkajs#1005), keys from `keyOf` so an agent's events share a partition.
+ * The Kafka Bus adapter (kafkajs 2.2.4), for distributed and co-located modes. Producers: one per topic
+ * published (a lane), each idempotent with one request in flight and its sends serialized (kafkajs'
+ * idempotent producer can lose messages when sends to one partition overlap, tulios/kafkajs#1005; a
+ * partition belongs to one topic, so to one lane), keys from `keyOf` so an agent's events share a partition.
  * Consumer: one per consumer group, `eachBatch` with manual resolution: offsets are resolved and
  * committed only after the handler (or the DLQ write) succeeded, heartbeats between chunks and during
  * retry pauses, and a stop finishes the in-flight chunk and commits it before leaving the group.
@@ -65,6 +66,13 @@ interface Outgoing {
   reject(error: unknown): void;
 }
 
+/** One topic's producer and the publishes waiting for its next request (see KafkaBus.send). */
+interface Lane {
+  readonly outbox: Outgoing[];
+  flushing: boolean;
+  producer: Promise<Producer> | null;
+}
+
 interface GroupEntry {
   readonly groupId: string;
   readonly fromBeginning: boolean;
@@ -90,9 +98,9 @@ export class KafkaBus implements Bus {
   private readonly retry: RetryPolicy;
   private readonly groups = new Map<string, GroupEntry>();
   private readonly log: NonNullable<KafkaBusOptions['log']>;
-  private producerReady: Promise<Producer> | null = null;
-  private readonly outbox: Outgoing[] = [];
-  private flushing = false;
+  private readonly lanes = new Map<string, Lane>();
+  /** Connected by start() (the broker answers), taken by the first lane. */
+  private spareProducer: Promise<Producer> | null = null;
   private consumers: Consumer[] = [];
   private readonly startedGroups = new Set<string>();
   private readonly assignmentListeners: AssignmentListener[] = [];
@@ -145,7 +153,11 @@ export class KafkaBus implements Bus {
    */
   async start(): Promise<void> {
     try {
-      await this.connectProducer();
+      if (this.lanes.size === 0 && !this.spareProducer) {
+        this.spareProducer = this.connectProducer();
+        this.spareProducer.catch(() => (this.spareProducer = null));
+      }
+      await (this.spareProducer ?? Promise.resolve());
       for (const group of this.groups.values()) {
         if (this.startedGroups.has(group.groupId)) continue;
         this.startedGroups.add(group.groupId);
@@ -164,10 +176,12 @@ export class KafkaBus implements Bus {
     await Promise.all(this.consumers.map((c) => c.disconnect()));
     this.consumers = [];
     this.startedGroups.clear();
-    while (this.flushing || this.outbox.length > 0) await sleep(5);
-    const producer = await this.producerReady?.catch(() => null);
-    this.producerReady = null;
-    if (producer) await producer.disconnect();
+    const lanes = [...this.lanes.values()];
+    while (lanes.some((lane) => lane.flushing || lane.outbox.length > 0)) await sleep(5);
+    const producers = [this.spareProducer, ...lanes.map((lane) => lane.producer)];
+    this.spareProducer = null;
+    this.lanes.clear();
+    await Promise.all(producers.map(async (ready) => (await ready?.catch(() => null))?.disconnect()));
   }
 
   private register(subscription: Subscription, options: SubscribeOptions): void {
@@ -186,46 +200,62 @@ export class KafkaBus implements Bus {
   }
 
   private connectProducer(): Promise<Producer> {
-    if (!this.producerReady) {
-      // Bounded retries (~1 min) instead of kafkajs' idempotent default of forever: a publish to an
-      // unreachable broker rejects, so the caller fails its batch (uncommitted, redelivered) instead of
-      // hanging, and stop() can finish. A retry after an ambiguous failure may duplicate a message;
-      // delivery is at-least-once anyway and consumers dedupe by eventId/seq (DESIGN §3).
-      const producer = this.kafka.producer({
-        idempotent: true,
-        retry: { retries: 12, initialRetryTime: 100, maxRetryTime: 5_000 },
-        maxInFlightRequests: 1,
-        allowAutoTopicCreation: false,
-        // DefaultPartitioner's choice, computed without its per-message Long and array allocations.
-        createPartitioner: keyPartitioner,
-      });
-      this.producerReady = connectPastMissingController(() => producer.connect()).then(() => producer);
-      this.producerReady.catch(() => (this.producerReady = null));
+    // Bounded retries (~1 min) instead of kafkajs' idempotent default of forever: a publish to an
+    // unreachable broker rejects, so the caller fails its batch (uncommitted, redelivered) instead of
+    // hanging, and stop() can finish. A retry after an ambiguous failure may duplicate a message;
+    // delivery is at-least-once anyway and consumers dedupe by eventId/seq (DESIGN §3).
+    const producer = this.kafka.producer({
+      idempotent: true,
+      retry: { retries: 12, initialRetryTime: 100, maxRetryTime: 5_000 },
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      // DefaultPartitioner's choice, computed without its per-message Long and array allocations.
+      createPartitioner: keyPartitioner,
+    });
+    return connectPastMissingController(() => producer.connect()).then(() => producer);
+  }
+
+  /** The lane's producer: start()'s spare for the first lane, a new one after; a failed connect is tried again by the next request. */
+  private producerOf(lane: Lane): Promise<Producer> {
+    if (!lane.producer) {
+      lane.producer = this.spareProducer ?? this.connectProducer();
+      this.spareProducer = null;
+      lane.producer.catch(() => (lane.producer = null));
     }
-    return this.producerReady;
+    return lane.producer;
   }
 
   /**
-   * One produce request in flight at a time (see the header comment), and everything that arrives while
-   * it is in flight goes out together in the next one: under load, one round trip carries the publishes
-   * of every batch handler in the process (group commit); idle, a publish leaves at once. Messages keep
-   * their call order per topic. A request is capped at about MAX_REQUEST_BYTES; a failed request rejects
-   * exactly the publishes it carried.
+   * One produce request in flight at a time per topic (see the header comment), and everything that
+   * arrives for that topic while it is in flight goes out together in the next one: under load, one round
+   * trip carries the topic's publishes of every batch handler in the process (group commit); idle, a
+   * publish leaves at once. Topics do not wait for each other (issue #17: a correction queued behind the
+   * localized steps' request waited for their round trip, and the fused batch's chain localized →
+   * deviations → corrections paid one such wait per hop). Messages keep their call order per topic (so
+   * per partition); across topics Kafka orders nothing anyway, and a handler's publishes all resolve
+   * before its offsets are committed. A request is capped at about MAX_REQUEST_BYTES; a failed request
+   * rejects exactly the publishes it carried.
    */
   private send(topic: string, messages: Message[]): Promise<void> {
+    let lane = this.lanes.get(topic);
+    if (!lane) {
+      lane = { outbox: [], flushing: false, producer: null };
+      this.lanes.set(topic, lane);
+    }
+    const target = lane;
     return new Promise<void>((resolve, reject) => {
-      this.outbox.push({ topic, messages, bytes: sizeOf(messages), resolve, reject });
-      if (!this.flushing) void this.flush();
+      target.outbox.push({ topic, messages, bytes: sizeOf(messages), resolve, reject });
+      if (!target.flushing) void this.flush(target);
     });
   }
 
-  private async flush(): Promise<void> {
-    this.flushing = true;
+  private async flush(lane: Lane): Promise<void> {
+    lane.flushing = true;
     try {
-      while (this.outbox.length > 0) {
-        const taken = takeRequest(this.outbox, MAX_REQUEST_BYTES);
+      while (lane.outbox.length > 0) {
+        const taken = takeRequest(lane.outbox, MAX_REQUEST_BYTES);
         try {
-          const producer = await this.connectProducer();
+          const producer = await this.producerOf(lane);
           const byTopic = new Map<string, Message[]>();
           for (const { topic, messages } of taken) {
             const list = byTopic.get(topic);
@@ -239,7 +269,7 @@ export class KafkaBus implements Bus {
         }
       }
     } finally {
-      this.flushing = false;
+      lane.flushing = false;
     }
   }
 

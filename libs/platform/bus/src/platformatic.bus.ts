@@ -6,8 +6,9 @@
  *
  * The same guarantees as KafkaBus, built on this client's model:
  * - Producer: idempotent (one request in flight, acks all), the partitioner of kafkajs'
- *   DefaultPartitioner (Java murmur2), so both clients put an agent on the same partition; one send in
- *   flight at a time, and what arrives meanwhile goes out together in the next one (group commit).
+ *   DefaultPartitioner (Java murmur2), so both clients put an agent on the same partition; one producer
+ *   per topic published (a lane, as KafkaBus), one send in flight per lane, and what arrives for that
+ *   topic meanwhile goes out together in the next one (group commit).
  * - Consumer: one per consumer group, a MessagesStream in paused mode (it fetches ahead up to its
  *   high-water mark, so the buffer is bounded: back-pressure). What is buffered is read in one go,
  *   split by partition (order kept) and delivered in chunks of maxBatchSize through deliverBatch, the
@@ -96,6 +97,13 @@ interface Outgoing {
   reject(error: unknown): void;
 }
 
+/** One topic's producer and the publishes waiting for its next send (see KafkaBus.send). */
+interface Lane {
+  readonly outbox: Outgoing[];
+  flushing: boolean;
+  producer: StringProducer | null;
+}
+
 /** Records buffered ahead per consumer (the stream's high-water mark): the bound of back-pressure. */
 const BUFFERED_RECORDS = 2_048;
 
@@ -104,9 +112,9 @@ export class PlatformaticBus implements Bus {
   private readonly retry: RetryPolicy;
   private readonly groups = new Map<string, GroupEntry>();
   private readonly log: NonNullable<KafkaBusOptions['log']>;
-  private producer: StringProducer | null = null;
-  private readonly outbox: Outgoing[] = [];
-  private flushing = false;
+  private readonly lanes = new Map<string, Lane>();
+  /** Made by start(), taken by the first lane. */
+  private spareProducer: StringProducer | null = null;
   private running: RunningGroup[] = [];
   private readonly startedGroups = new Set<string>();
   private readonly assignmentListeners: AssignmentListener[] = [];
@@ -149,7 +157,7 @@ export class PlatformaticBus implements Bus {
 
   async start(): Promise<void> {
     try {
-      this.connectProducer();
+      if (this.lanes.size === 0 && !this.spareProducer) this.spareProducer = this.newProducer();
       for (const group of this.groups.values()) {
         if (this.startedGroups.has(group.groupId)) continue;
         this.startedGroups.add(group.groupId);
@@ -175,10 +183,12 @@ export class PlatformaticBus implements Bus {
         await group.consumer.close().catch(() => undefined);
       }),
     );
-    while (this.flushing || this.outbox.length > 0) await sleep(5);
-    const producer = this.producer;
-    this.producer = null;
-    if (producer) await producer.close();
+    const lanes = [...this.lanes.values()];
+    while (lanes.some((lane) => lane.flushing || lane.outbox.length > 0)) await sleep(5);
+    const producers = [this.spareProducer, ...lanes.map((lane) => lane.producer)];
+    this.spareProducer = null;
+    this.lanes.clear();
+    await Promise.all(producers.map((producer) => producer?.close()));
   }
 
   onAssignment(listener: AssignmentListener): void {
@@ -211,32 +221,59 @@ export class PlatformaticBus implements Bus {
     };
   }
 
-  private connectProducer(): StringProducer {
-    if (!this.producer) {
-      const { Producer, compatibilityPartitioner, stringSerializer } = platformaticKafka();
-      // Bounded retries, as KafkaBus: a publish to an unreachable broker rejects instead of hanging.
-      this.producer = new Producer({
-        ...this.base(''),
-        retries: 12,
-        idempotent: true,
-        acks: -1,
-        autocreateTopics: false,
-        partitioner: compatibilityPartitioner,
-        serializers: { key: stringSerializer, headerKey: stringSerializer, headerValue: stringSerializer },
-      }) as StringProducer;
-    }
-    return this.producer;
+  private newProducer(): StringProducer {
+    const { Producer, compatibilityPartitioner, stringSerializer } = platformaticKafka();
+    // Bounded retries, as KafkaBus: a publish to an unreachable broker rejects instead of hanging.
+    return new Producer({
+      ...this.base(''),
+      retries: 12,
+      idempotent: true,
+      acks: -1,
+      autocreateTopics: false,
+      partitioner: compatibilityPartitioner,
+      serializers: { key: stringSerializer, headerKey: stringSerializer, headerValue: stringSerializer },
+    }) as StringProducer;
   }
 
-  /** Queues a publish, cut in pieces of at most MAX_REQUEST_BYTES; resolves when every piece is acknowledged. */
+  /** The lane's producer: start()'s spare for the first lane, a new one after. */
+  private producerOf(lane: Lane): StringProducer {
+    if (!lane.producer) {
+      lane.producer = this.spareProducer ?? this.newProducer();
+      this.spareProducer = null;
+    }
+    return lane.producer;
+  }
+
+  /**
+   * Queues a publish on the lane of each of its topics (a dead-letter write may span several), cut in
+   * pieces of at most MAX_REQUEST_BYTES; resolves when every piece is acknowledged. Topics do not wait
+   * for each other's sends (see KafkaBus.send).
+   */
   private send(messages: OutMessage[]): Promise<void> {
+    const byTopic = new Map<string, OutMessage[]>();
+    for (const m of messages) {
+      const list = byTopic.get(m.topic);
+      if (list) list.push(m);
+      else byTopic.set(m.topic, [m]);
+    }
+    if (byTopic.size === 1) return this.sendOnLane(messages[0].topic, messages);
+    return Promise.all([...byTopic].map(([topic, list]) => this.sendOnLane(topic, list))).then(() => undefined);
+  }
+
+  private sendOnLane(topic: string, messages: OutMessage[]): Promise<void> {
+    let lane = this.lanes.get(topic);
+    if (!lane) {
+      lane = { outbox: [], flushing: false, producer: null };
+      this.lanes.set(topic, lane);
+    }
+    const target = lane;
     const pieces: Promise<void>[] = [];
     let piece: OutMessage[] = [];
     let bytes = 0;
     const queue = () => {
       const taken = piece;
       const size = bytes;
-      pieces.push(new Promise<void>((resolve, reject) => this.outbox.push({ messages: taken, bytes: size, resolve, reject })));
+      pieces.push(new Promise<void>((resolve, reject) => target.outbox.push({ messages: taken, bytes: size, resolve, reject })));
       piece = [];
       bytes = 0;
     };
@@ -247,31 +284,31 @@ export class PlatformaticBus implements Bus {
       bytes += size;
     }
     if (piece.length > 0) queue();
-    if (!this.flushing) void this.flush();
+    if (!target.flushing) void this.flush(target);
     return Promise.all(pieces).then(() => undefined);
   }
 
-  /** One produce request in flight; everything queued meanwhile goes in the next one, up to the cap. */
-  private async flush(): Promise<void> {
-    this.flushing = true;
+  /** One produce request in flight per lane; everything queued on it meanwhile goes in the next one, up to the cap. */
+  private async flush(lane: Lane): Promise<void> {
+    lane.flushing = true;
     try {
-      while (this.outbox.length > 0) {
-        const taken: Outgoing[] = [this.outbox.shift()!];
+      while (lane.outbox.length > 0) {
+        const taken: Outgoing[] = [lane.outbox.shift()!];
         let bytes = taken[0].bytes;
-        while (this.outbox.length > 0 && bytes + this.outbox[0].bytes <= MAX_REQUEST_BYTES) {
-          bytes += this.outbox[0].bytes;
-          taken.push(this.outbox.shift()!);
+        while (lane.outbox.length > 0 && bytes + lane.outbox[0].bytes <= MAX_REQUEST_BYTES) {
+          bytes += lane.outbox[0].bytes;
+          taken.push(lane.outbox.shift()!);
         }
         try {
           const messages = taken.length === 1 ? taken[0].messages : taken.flatMap((t) => t.messages);
-          await this.connectProducer().send({ messages });
+          await this.producerOf(lane).send({ messages });
           for (const t of taken) t.resolve();
         } catch (error) {
           for (const t of taken) t.reject(error);
         }
       }
     } finally {
-      this.flushing = false;
+      lane.flushing = false;
     }
   }
 
