@@ -105,8 +105,9 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
 function stagesOf(layout: 'fused' | 'separate', prefix: string): Array<{ name: string; topic: string }> {
   const steps = `${prefix}wayfinder.steps.v1`;
   const localized = `${prefix}wayfinder.localized.v1`;
-  // Fused, the localizer's group carries the step through detection and correction before it commits.
-  if (layout === 'fused') return [{ name: 'state-localizer', topic: steps }, { name: 'memory-service', topic: localized }];
+  // Fused, the localizer's group carries the step through detection, correction, the history recorder and
+  // the memory service (all in process) before it commits.
+  if (layout === 'fused') return [{ name: 'state-localizer', topic: steps }];
   return [
     { name: 'state-localizer', topic: steps },
     { name: 'detector-worker', topic: localized },
