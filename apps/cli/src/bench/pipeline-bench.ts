@@ -54,7 +54,11 @@ export interface PipelineBenchResult {
   rateTarget: number;
   durationSec: number;
   published: number;
-  /** Steps every per-step stage has committed: the localizer on the steps, and the detector worker, the correction engine and the memory service on the localized steps. */
+  /**
+   * Steps every per-step stage has committed. Separate: the localizer on the steps, and the detector worker,
+   * the correction engine and the memory service on the localized steps. Fused: the localizer's group on
+   * the steps, committed only after every in-process reader (navigation stages, history, memory) is done.
+   */
   processed: number;
   /** Steps per second through every stage during the load (the slowest stage's committed count). */
   eventsPerSec: number;
