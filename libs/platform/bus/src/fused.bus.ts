@@ -138,13 +138,15 @@ export class InProcessEdges {
     const readers = this.readers.get(topic);
     if (!readers || readers.length === 0 || payloads.length === 0) return;
     this.deliveries++;
-    const observed = readers.filter((r) => r.observer).map((reader) => reader.handler(this.batchOf(topic, payloads)));
+    // A handler that throws before its first await still yields a rejected promise, not a throw here.
+    const call = async (reader: Reader) => reader.handler(this.batchOf(topic, payloads));
+    const observed = readers.filter((r) => r.observer).map(call);
     const ordered = readers.filter((r) => !r.observer);
     const first = ordered.filter((r) => this.readsAnother(r.groupId, topic));
     const rest = ordered.filter((r) => !first.includes(r));
     const navigation = (async () => {
-      for (const reader of first) await reader.handler(this.batchOf(topic, payloads));
-      await settleAll(rest.map((reader) => reader.handler(this.batchOf(topic, payloads))));
+      for (const reader of first) await call(reader);
+      await settleAll(rest.map(call));
     })();
     // Every reader settles before this does, so a retry of the upstream batch never overlaps one still running.
     await settleAll([navigation, ...observed]);

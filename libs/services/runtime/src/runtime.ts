@@ -373,8 +373,8 @@ async function start(
       await bus.stop();
       for (const started of [...apps].reverse()) await started.close();
     });
-    // In name order, which starts the readers of the fused topics (correction-engine, detector-worker)
-    // before the state-localizer that feeds them.
+    // In name order, which starts the readers of the fused topics (correction-engine, detector-worker,
+    // history-recorder; the memory service started above) before the state-localizer that feeds them.
     for (const service of streamServices) {
       let serviceBus: Bus = bus;
       if (service === 'escalation-notifier') {
