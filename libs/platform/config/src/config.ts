@@ -29,7 +29,7 @@ export const WayfinderConfig = z.object({
   pipeline: z.enum(['fused', 'separate']),
   /**
    * Whether the fused localizer publishes the localized steps on Kafka (`publish`, the default: an output
-   * for whoever subscribes — `wayfinder tail`, tools, a detector worker in another process) or hands them
+   * for whoever subscribes — tools, a detector worker or memory service in another process) or hands them
    * only to the readers in its process (`none`: allowed only when every reader of them runs there; saves a
    * full-volume produce per step). DESIGN §3, §14.
    */
