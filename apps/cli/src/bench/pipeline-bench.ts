@@ -61,7 +61,11 @@ export interface PipelineBenchResult {
   rateTarget: number;
   durationSec: number;
   published: number;
-  /** Steps every per-step stage has committed: the localizer on the steps, and the detector worker, the correction engine and the memory service on the localized steps. */
+  /**
+   * Steps every per-step stage has committed. Separate: the localizer on the steps, and the detector worker,
+   * the correction engine and the memory service on the localized steps. Fused: the localizer's group on
+   * the steps, committed only after every in-process reader (navigation stages, history, memory) is done.
+   */
   processed: number;
   /** Steps per second through every stage during the load (the slowest stage's committed count). */
   eventsPerSec: number;
@@ -114,8 +118,9 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
 function stagesOf(layout: 'fused' | 'separate', prefix: string): Array<{ name: string; topic: string }> {
   const steps = `${prefix}wayfinder.steps.v1`;
   const localized = `${prefix}wayfinder.localized.v1`;
-  // Fused, the localizer's group carries the step through detection and correction before it commits.
-  if (layout === 'fused') return [{ name: 'state-localizer', topic: steps }, { name: 'memory-service', topic: localized }];
+  // Fused, the localizer's group carries the step through detection, correction, the history recorder and
+  // the memory service (all in process) before it commits.
+  if (layout === 'fused') return [{ name: 'state-localizer', topic: steps }];
   return [
     { name: 'state-localizer', topic: steps },
     { name: 'detector-worker', topic: localized },

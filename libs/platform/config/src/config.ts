@@ -27,6 +27,13 @@ export const WayfinderConfig = z.object({
    * Default: fused in distributed mode, separate embedded.
    */
   pipeline: z.enum(['fused', 'separate']),
+  /**
+   * Whether the fused localizer publishes the localized steps on Kafka (`publish`, the default: an output
+   * for whoever subscribes — tools, a detector worker or memory service in another process) or hands them
+   * only to the readers in its process (`none`: allowed only when every reader of them runs there; saves a
+   * full-volume produce per step). DESIGN §3, §14.
+   */
+  localizedOutput: z.enum(['publish', 'none']),
   kafkaBrokers: Brokers,
   kafkaClientId: z.string().min(1),
   /**
@@ -124,6 +131,7 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   mode: 'WAYFINDER_MODE (--mode)',
   services: 'WAYFINDER_SERVICES (--services)',
   pipeline: 'WAYFINDER_PIPELINE',
+  localizedOutput: 'WAYFINDER_LOCALIZED_OUTPUT',
   kafkaBrokers: 'WAYFINDER_KAFKA_BROKERS (--kafka)',
   kafkaClientId: 'WAYFINDER_KAFKA_CLIENT_ID',
   kafkaClient: 'WAYFINDER_KAFKA_CLIENT',
@@ -172,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       .filter(Boolean),
     // Fused on Kafka (where a hop costs a produce, a fetch and a decode); embedded keeps every edge on the in-process bus.
     pipeline: env.WAYFINDER_PIPELINE ?? ((overrides.mode ?? env.WAYFINDER_MODE) === 'distributed' ? 'fused' : 'separate'),
+    localizedOutput: env.WAYFINDER_LOCALIZED_OUTPUT ?? 'publish',
     kafkaBrokers: overrides.kafka ?? env.WAYFINDER_KAFKA_BROKERS ?? '127.0.0.1:9092',
     kafkaClientId: env.WAYFINDER_KAFKA_CLIENT_ID ?? 'wayfinder',
     kafkaClient: env.WAYFINDER_KAFKA_CLIENT ?? 'kafkajs',

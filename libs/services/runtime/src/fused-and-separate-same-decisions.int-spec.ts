@@ -2,8 +2,11 @@
  * Issue #17: the fused per-partition path (localizer → detector → correction engine in process, inside
  * the steps consumer) and the separate services (each stage consuming its input topic) decide the same,
  * on the real Kafka broker and Redis: for the same task and steps, the same deviations and the same
- * corrections (same event ids, detectors, rungs), and the fused path still publishes every localized
- * step as an output — while its detector and correction engine never consume the localized topic.
+ * corrections (same event ids, detectors, rungs), the same history records and the same memory contexts,
+ * and the fused path still publishes every localized step as an output — while its detector, correction
+ * engine, history recorder and memory service never consume the localized topic (they get the steps in
+ * process). With WAYFINDER_LOCALIZED_OUTPUT=none the fused path decides and records the same with nothing
+ * published on the localized topic.
  */
 import type { Correction, Deviation, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
@@ -12,7 +15,8 @@ import { Kafka, logLevel } from 'kafkajs';
 import { requireKafka, uniqueTestName, until } from '@wayfinder/testing';
 import { startServices } from './runtime';
 
-const ts = '2026-01-01T00:00:00.000Z';
+// Now: the history keeps records for a retention window from the present (an old ts would be trimmed at once).
+const ts = new Date().toISOString();
 const TENANTS = ['acme', 'globex'];
 
 /** Agents looping from different points (and two healthy ones): several rungs of the ladder, on both tenants. */
@@ -40,12 +44,25 @@ interface Outcome {
   localized: number;
   deviations: string[];
   corrections: string[];
-  /** Offsets the detector worker's and correction engine's groups committed on the localized topic. */
+  /** Offsets the detector worker's, correction engine's, history recorder's and memory service's groups committed on the localized topic. */
   stageCommitsOnLocalized: number;
+  /** Per agent, the ids of the history's step records. */
+  historySteps: string[];
+  /** Per agent, the memory service's assembled context (STATE, checkpoints, milestone). */
+  contexts: string[];
 }
 
-async function run(brokers: string[], pipeline: 'fused' | 'separate'): Promise<Outcome> {
-  const prefix = `${uniqueTestName(`fuse-${pipeline}`)}.`;
+const MEMORY_KEYS: Record<string, string> = { 'key-acme': 'acme', 'key-globex': 'globex' };
+
+async function contextOf(url: string, tenantId: string, agentId: string): Promise<string> {
+  const key = Object.keys(MEMORY_KEYS).find((k) => MEMORY_KEYS[k] === tenantId);
+  const response = await fetch(`${url}/v1/tenants/${tenantId}/agents/${agentId}/tasks/report/context`, { headers: { authorization: `Bearer ${key}` } });
+  if (!response.ok) throw new Error(`context of ${tenantId}/${agentId}: HTTP ${response.status} ${await response.text()}`);
+  return `${tenantId}/${agentId} ${await response.text()}`;
+}
+
+async function run(brokers: string[], pipeline: 'fused' | 'separate', localizedOutput: 'publish' | 'none' = 'publish'): Promise<Outcome> {
+  const prefix = `${uniqueTestName(`fuse-${pipeline}-${localizedOutput}`)}.`;
   await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 3 });
   const deviations: Deviation[] = [];
   const corrections: Correction[] = [];
@@ -55,7 +72,14 @@ async function run(brokers: string[], pipeline: 'fused' | 'separate'): Promise<O
   observer.subscribe('wayfinder.corrections.v1', async (batch) => void corrections.push(...batch.map((d) => d.payload)), { groupId: 'observer' });
   observer.subscribe('wayfinder.localized.v1', async (batch) => void (localized += batch.length), { groupId: 'observer' });
   await observer.start();
-  const config = loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_PIPELINE: pipeline, WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix });
+  const config = loadConfig({
+    WAYFINDER_MODE: 'distributed',
+    WAYFINDER_PIPELINE: pipeline,
+    WAYFINDER_LOCALIZED_OUTPUT: localizedOutput,
+    WAYFINDER_KAFKA_BROKERS: brokers.join(','),
+    WAYFINDER_TOPIC_PREFIX: prefix,
+    WAYFINDER_MEMORY_API_KEYS: JSON.stringify(MEMORY_KEYS),
+  });
   const running = await startServices(config, { logger: false });
   const admin = new Kafka({ clientId: 'fuse-admin', brokers, logLevel: logLevel.NOTHING }).admin();
   try {
@@ -71,7 +95,14 @@ async function run(brokers: string[], pipeline: 'fused' | 'separate'): Promise<O
     // In rounds of a few steps per agent, as agents report: the batches interleave the agents.
     for (let from = 0; from < 40; from += 8) await running.bus.publish('wayfinder.steps.v1', all.flatMap((s) => s.slice(from, from + 8)));
     const total = all.reduce((n, s) => n + s.length, 0);
-    await until(() => localized >= total, 60_000, 'every localized step');
+    const agents = all.map((steps) => steps[0]!);
+    const historySteps = async () =>
+      (await Promise.all(agents.map(async (a) => (await running.history.agentHistory(a.tenantId, a.agentId, { kinds: ['step'], limit: 1_000 })).map((r) => `${a.tenantId}/${r.id}`)))).flat().sort();
+    // Every step recorded by the history recorder (whether it read them from the broker or in process).
+    for (const started = Date.now(); (await historySteps()).length < total; await new Promise((r) => setTimeout(r, 250))) {
+      if (Date.now() - started > 60_000) throw new Error(`timed out waiting for the history: ${(await historySteps()).length} of ${total} steps`);
+    }
+    if (localizedOutput === 'publish') await until(() => localized >= total, 60_000, 'every localized step');
     // Decisions settle: nothing new for 3 s.
     for (let last = -1; deviations.length + corrections.length !== last || last === 0; ) {
       last = deviations.length + corrections.length;
@@ -79,13 +110,22 @@ async function run(brokers: string[], pipeline: 'fused' | 'separate'): Promise<O
     }
     const stageCommitsOnLocalized = (
       await Promise.all(
-        ['detector-worker', 'correction-engine'].map(async (s) => {
+        ['detector-worker', 'correction-engine', 'history-recorder', 'memory-service'].map(async (s) => {
           const [offsets] = await admin.fetchOffsets({ groupId: `${prefix}${config.groupPrefix}.${s}`, topics: [`${prefix}wayfinder.localized.v1`] });
           return offsets.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0);
         }),
       )
     ).reduce((a, b) => a + b, 0);
+    // The memory service's trails are written before the steps commit (fused) or its own batch (separate).
+    for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 500))) {
+      const [offsets] = await admin.fetchOffsets({ groupId: `${prefix}${config.groupPrefix}.${pipeline === 'fused' ? 'state-localizer' : 'memory-service'}`, topics: [`${prefix}wayfinder.${pipeline === 'fused' ? 'steps' : 'localized'}.v1`] });
+      if (offsets.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0) >= total) break;
+      if (Date.now() - started > 60_000) throw new Error('timed out waiting for the memory service to commit');
+    }
+    const contexts = await Promise.all(agents.map((a) => contextOf(running.memory!.url, a.tenantId, a.agentId)));
     return {
+      historySteps: await historySteps(),
+      contexts,
       localized,
       deviations: [...new Set(deviations.map((d) => `${d.tenantId}/${d.agentId}@${d.atSeq} ${d.detector} ${d.level} ${d.eventId}`))].sort(),
       corrections: [...new Set(corrections.map((c) => `${c.tenantId}/${c.agentId}@${c.atSeq} ${c.action} ${c.severity} ${c.eventId}`))].sort(),
@@ -103,6 +143,7 @@ describe('fused pipeline and separate services on Kafka and Redis', () => {
     const brokers = await requireKafka();
     const separate = await run(brokers, 'separate');
     const fused = await run(brokers, 'fused');
+    const local = await run(brokers, 'fused', 'none');
     // The input loops: there is something to compare, and both saw every step.
     expect(separate.corrections.length).toBeGreaterThanOrEqual(12);
     expect(separate.deviations.length).toBeGreaterThanOrEqual(separate.corrections.length);
@@ -112,5 +153,17 @@ describe('fused pipeline and separate services on Kafka and Redis', () => {
     // Separate, the stages read localized steps from the broker; fused, in process (the topic is an output).
     expect(separate.stageCommitsOnLocalized).toBeGreaterThan(0);
     expect(fused.stageCommitsOnLocalized).toBe(0);
-  }, 240_000);
+    // The history recorder and the memory service, in process when fused, record the same.
+    expect(separate.historySteps).toHaveLength(separate.localized);
+    expect(fused.historySteps).toEqual(separate.historySteps);
+    expect(fused.contexts).toEqual(separate.contexts);
+    expect(separate.contexts.join('\n')).toContain('STATE');
+    // Localized steps kept in the process: nothing on the topic, the same decisions and records.
+    expect(local.localized).toBe(0);
+    expect(local.stageCommitsOnLocalized).toBe(0);
+    expect(local.deviations).toEqual(separate.deviations);
+    expect(local.corrections).toEqual(separate.corrections);
+    expect(local.historySteps).toEqual(separate.historySteps);
+    expect(local.contexts).toEqual(separate.contexts);
+  }, 360_000);
 });

@@ -99,8 +99,42 @@ export function fusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 'servic
   return topics;
 }
 
-/** The services whose subscriptions to fused topics are served in process. */
+/** The services whose subscriptions to fused topics are served in process, in order (the navigation stages). */
 const FUSED_READERS: ServiceName[] = ['detector-worker', 'correction-engine'];
+
+/**
+ * Per fused topic, the co-located services that read it in process as observers (InProcessEdges): they
+ * record what they read (history, trails) and publish nothing into a fused topic, so they get each batch
+ * at the same time as the navigation stages, and their writes overlap the stages' (issue #17). Their other
+ * topics (deviations, corrections, ...: a few per hundred steps) stay on the broker.
+ */
+const FUSED_OBSERVERS: Partial<Record<TopicName, ServiceName[]>> = {
+  'wayfinder.localized.v1': ['history-recorder', 'memory-service'],
+};
+
+/** Whether a service's subscription to a topic is served in process (so its group never commits that topic). */
+function readsInProcess(service: ServiceName, topic: string, fusedTopics: readonly TopicName[]): boolean {
+  if (!(fusedTopics as readonly string[]).includes(topic)) return false;
+  return FUSED_READERS.includes(service) || (FUSED_OBSERVERS[topic as TopicName]?.includes(service) ?? false);
+}
+
+/**
+ * The fused topics handed only to their in-process readers (WAYFINDER_LOCALIZED_OUTPUT=none): the localized
+ * steps, when every service that reads them runs in this process. Throws, naming what is missing, when
+ * `none` is asked for a process that does not run them all (the absent ones would never see a step).
+ */
+export function localFusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 'services' | 'localizedOutput'>): TopicName[] {
+  if (config.localizedOutput !== 'none') return [];
+  const readers: ServiceName[] = [...FUSED_READERS, ...(FUSED_OBSERVERS['wayfinder.localized.v1'] ?? [])];
+  const missing = readers.filter((s) => !config.services.includes(s));
+  if (config.pipeline !== 'fused' || !config.services.includes('state-localizer') || missing.length > 0) {
+    throw new Error(
+      `WAYFINDER_LOCALIZED_OUTPUT=none needs the fused pipeline (WAYFINDER_PIPELINE=fused, now ${config.pipeline}) with the state-localizer and every reader of localized steps in this process` +
+        (missing.length > 0 || !config.services.includes('state-localizer') ? ` (missing: ${[...(config.services.includes('state-localizer') ? [] : ['state-localizer']), ...missing].join(', ')})` : ''),
+    );
+  }
+  return ['wayfinder.localized.v1'];
+}
 
 /** Partitions one consumer handles at once when the stages are fused (4 per stage consumer before). */
 const FUSED_PARTITIONS_IN_FLIGHT = 16;
@@ -229,9 +263,25 @@ async function start(
   const instanceId = config.mode === 'distributed' ? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}` : undefined;
   const traced = new TracedBus(rawBus, tracing);
   // Fused edges: co-located readers of localized steps and deviations get them in process (FusedBus).
-  // Only the navigation stages read them in process; the history recorder and the memory service read the
-  // published outputs from the broker at their own pace (their Redis writes off the steps' critical path).
-  const edges = fusedTopics.length > 0 ? new InProcessEdges(fusedTopics, FUSED_READERS.map((s) => serviceGroupId(config, s))) : undefined;
+  // Observers (history recorder, memory service) get the localized steps in process too, beside the
+  // navigation stages (FUSED_OBSERVERS): no re-read from the broker, no second decode, and their writes
+  // overlap the stages' inside the steps batch, which commits only once they are durable.
+  const localTopics = localFusedTopicsOf(config);
+  const edges =
+    fusedTopics.length > 0
+      ? new InProcessEdges(fusedTopics, {
+          groups: FUSED_READERS.map((s) => serviceGroupId(config, s)),
+          observers: Object.fromEntries(
+            Object.entries(FUSED_OBSERVERS)
+              .filter(([topic]) => (fusedTopics as string[]).includes(topic))
+              .map(([topic, readers]) => [topic, readers.map((s) => serviceGroupId(config, s))]),
+          ),
+          local: localTopics,
+        })
+      : undefined;
+  // In-process readers' batches come from the steps consumer's partitions: their durable states follow
+  // its rebalances too (the memory service's own bus only sees its own groups').
+  edges?.rebalancesFrom(traced);
   const fuse = (inner: Bus): Bus => (edges ? new FusedBus(inner, edges) : inner);
   const bus = fuse(traced);
   const metrics = navigationMetrics();
@@ -323,8 +373,8 @@ async function start(
       await bus.stop();
       for (const started of [...apps].reverse()) await started.close();
     });
-    // In name order, which starts the readers of the fused topics (correction-engine, detector-worker)
-    // before the state-localizer that feeds them.
+    // In name order, which starts the readers of the fused topics (correction-engine, detector-worker,
+    // history-recorder; the memory service started above) before the state-localizer that feeds them.
     for (const service of streamServices) {
       let serviceBus: Bus = bus;
       if (service === 'escalation-notifier') {
@@ -360,7 +410,7 @@ async function start(
       const groups = streamServices.map((s) => ({
         groupId: serviceGroupId(config, s),
         // Lag of the service's own group; the compacted topics are read by per-instance groups.
-        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted && !(FUSED_READERS.includes(s) && (fusedTopics as string[]).includes(t))),
+        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted && !readsInProcess(s, t, fusedTopics)),
       }));
       const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, security, topicPrefix: config.topicPrefix, groups });
       metrics.observeConsumerLag(lag.readings);
