@@ -13,9 +13,11 @@ import { createTopics } from './topic-admin';
 
 describe.each(['kafkajs', 'platformatic'] as const)('Kafka bus (%s): topics do not wait for each other', (client) => {
   let bus: Bus | undefined;
+  let declared: Bus | undefined;
   const topicPrefix = `${uniqueTestName(`lanes-${client}`)}.`;
   afterAll(async () => {
     await bus?.stop();
+    await declared?.stop();
     await deleteTestTopics(kafkaBrokers(), topicPrefix);
   });
 
@@ -47,5 +49,20 @@ describe.each(['kafkajs', 'platformatic'] as const)('Kafka bus (%s): topics do n
     await waitFor(() => seqs.length >= 4_001 && corrections.length >= 2, 60_000, 'every step and both corrections');
     expect(seqs.filter((_, i) => i > 0)).toEqual(Array.from({ length: 4_000 }, (_, seq) => seq));
     expect(corrections).toEqual(['warm', 'correction']);
+  });
+
+  it('connects the producers of the topics it is told it publishes at start, and keeps a spare for any other', async () => {
+    const brokers = await requireKafka(kafkaBrokers());
+    await createTopics(brokers, { topicPrefix, only: ['wayfinder.steps.v1', 'wayfinder.corrections.v1'], partitionsOverride: 1 });
+    declared = createKafkaBus(client, { brokers, topicPrefix, publishes: ['wayfinder.corrections.v1'] });
+    await declared.start();
+    // Producers made after start(): the corrections lane has one already; a new topic takes the spare and a new spare is made.
+    const made = jest.spyOn(declared as unknown as Record<string, () => unknown>, client === 'kafkajs' ? 'connectProducer' : 'newProducer');
+    await declared.publishRaw('wayfinder.corrections.v1', 'a1', 'first correction');
+    expect(made).toHaveBeenCalledTimes(0);
+    await declared.publish('wayfinder.steps.v1', [stepEvent('a1', 0)]);
+    expect(made).toHaveBeenCalledTimes(1);
+    await declared.publishRaw('wayfinder.corrections.v1', 'a1', 'second correction');
+    expect(made).toHaveBeenCalledTimes(1);
   });
 });

@@ -55,6 +55,13 @@ export interface KafkaBusOptions {
    * that group, so the caller should stop cleanly (and be restarted) rather than run on deaf.
    */
   readonly onFatal?: (error: Error) => void;
+  /**
+   * Topics this process publishes (logical names): their lanes' producers connect during start(), so
+   * the first publish of each does not wait for a producer's connect (a fused batch's first localized
+   * step → deviation → correction chain would pay one connect per hop). A topic not listed gets its lane
+   * at its first publish, from a spare producer kept connected for it. Default: none.
+   */
+  readonly publishes?: readonly string[];
 }
 
 /** A publish waiting for its produce request. */
@@ -153,11 +160,9 @@ export class KafkaBus implements Bus {
    */
   async start(): Promise<void> {
     try {
-      if (this.lanes.size === 0 && !this.spareProducer) {
-        this.spareProducer = this.connectProducer();
-        this.spareProducer.catch(() => (this.spareProducer = null));
-      }
-      await (this.spareProducer ?? Promise.resolve());
+      const lanes = (this.options.publishes ?? []).map((topic) => this.producerOf(this.laneOf(this.physical(topic))));
+      this.keepSpare();
+      await Promise.all([...lanes, this.spareProducer]);
       for (const group of this.groups.values()) {
         if (this.startedGroups.has(group.groupId)) continue;
         this.startedGroups.add(group.groupId);
@@ -215,14 +220,34 @@ export class KafkaBus implements Bus {
     return connectPastMissingController(() => producer.connect()).then(() => producer);
   }
 
-  /** The lane's producer: start()'s spare for the first lane, a new one after; a failed connect is tried again by the next request. */
+  /** A connected producer waiting for the next new lane (started again whenever a lane takes it). */
+  private keepSpare(): void {
+    if (this.spareProducer) return;
+    const spare = this.connectProducer();
+    this.spareProducer = spare;
+    spare.catch(() => {
+      if (this.spareProducer === spare) this.spareProducer = null;
+    });
+  }
+
+  /** The lane's producer: the spare (then a new spare starts connecting); a failed connect is tried again by the next request. */
   private producerOf(lane: Lane): Promise<Producer> {
     if (!lane.producer) {
       lane.producer = this.spareProducer ?? this.connectProducer();
       this.spareProducer = null;
       lane.producer.catch(() => (lane.producer = null));
+      this.keepSpare();
     }
     return lane.producer;
+  }
+
+  private laneOf(topic: string): Lane {
+    let lane = this.lanes.get(topic);
+    if (!lane) {
+      lane = { outbox: [], flushing: false, producer: null };
+      this.lanes.set(topic, lane);
+    }
+    return lane;
   }
 
   /**
@@ -237,12 +262,7 @@ export class KafkaBus implements Bus {
    * rejects exactly the publishes it carried.
    */
   private send(topic: string, messages: Message[]): Promise<void> {
-    let lane = this.lanes.get(topic);
-    if (!lane) {
-      lane = { outbox: [], flushing: false, producer: null };
-      this.lanes.set(topic, lane);
-    }
-    const target = lane;
+    const target = this.laneOf(topic);
     return new Promise<void>((resolve, reject) => {
       target.outbox.push({ topic, messages, bytes: sizeOf(messages), resolve, reject });
       if (!target.flushing) void this.flush(target);

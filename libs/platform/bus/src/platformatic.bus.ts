@@ -157,7 +157,10 @@ export class PlatformaticBus implements Bus {
 
   async start(): Promise<void> {
     try {
-      if (this.lanes.size === 0 && !this.spareProducer) this.spareProducer = this.newProducer();
+      // The declared topics' lanes get their producer id now (KafkaBusOptions.publishes), not at their first publish.
+      const lanes = (this.options.publishes ?? []).map((topic) => this.producerOf(this.laneOf(this.physical(topic))));
+      await Promise.all(lanes.map((producer) => producer.initIdempotentProducer({})));
+      this.keepSpare();
       for (const group of this.groups.values()) {
         if (this.startedGroups.has(group.groupId)) continue;
         this.startedGroups.add(group.groupId);
@@ -235,13 +238,34 @@ export class PlatformaticBus implements Bus {
     }) as StringProducer;
   }
 
-  /** The lane's producer: start()'s spare for the first lane, a new one after. */
+  /** A producer with its id already granted, waiting for the next new lane (started again whenever a lane takes it). */
+  private keepSpare(): void {
+    if (this.spareProducer) return;
+    const spare = this.newProducer();
+    this.spareProducer = spare;
+    // A failure here comes back at the lane's first send, which retries the init and rejects its publishes.
+    spare.initIdempotentProducer({}).catch((error: unknown) => {
+      if (this.spareProducer === spare) this.log('warn', `spare producer not ready: ${messageOf(error)}`);
+    });
+  }
+
+  /** The lane's producer: the spare (then a new spare starts), or a new one. */
   private producerOf(lane: Lane): StringProducer {
     if (!lane.producer) {
       lane.producer = this.spareProducer ?? this.newProducer();
       this.spareProducer = null;
+      this.keepSpare();
     }
     return lane.producer;
+  }
+
+  private laneOf(topic: string): Lane {
+    let lane = this.lanes.get(topic);
+    if (!lane) {
+      lane = { outbox: [], flushing: false, producer: null };
+      this.lanes.set(topic, lane);
+    }
+    return lane;
   }
 
   /**
@@ -261,12 +285,7 @@ export class PlatformaticBus implements Bus {
   }
 
   private sendOnLane(topic: string, messages: OutMessage[]): Promise<void> {
-    let lane = this.lanes.get(topic);
-    if (!lane) {
-      lane = { outbox: [], flushing: false, producer: null };
-      this.lanes.set(topic, lane);
-    }
-    const target = lane;
+    const target = this.laneOf(topic);
     const pieces: Promise<void>[] = [];
     let piece: OutMessage[] = [];
     let bytes = 0;

@@ -99,6 +99,25 @@ export function fusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 'servic
   return topics;
 }
 
+/**
+ * The per-agent outputs of each service: their producer lanes connect when the bus starts (KafkaBusOptions
+ * .publishes), so an agent's first step → correction chain does not wait for a producer connect per hop.
+ * Other topics get their lane at their first publish.
+ */
+const HOT_OUTPUTS: Partial<Record<ServiceName, TopicName[]>> = {
+  gateway: ['wayfinder.steps.v1'],
+  'state-localizer': ['wayfinder.localized.v1'],
+  'detector-worker': ['wayfinder.deviations.v1'],
+  'correction-engine': ['wayfinder.corrections.v1', 'wayfinder.escalations.v1'],
+};
+
+/** The topics whose producers a process's bus connects at start (see HOT_OUTPUTS). */
+export function hotOutputsOf(config: Pick<WayfinderConfig, 'services' | 'localizedOutput'>): TopicName[] {
+  const topics = new Set(config.services.flatMap((s) => HOT_OUTPUTS[s] ?? []));
+  if (config.localizedOutput === 'none') topics.delete('wayfinder.localized.v1');
+  return [...topics];
+}
+
 /** The services whose subscriptions to fused topics are served in process, in order (the navigation stages). */
 const FUSED_READERS: ServiceName[] = ['detector-worker', 'correction-engine'];
 
@@ -227,6 +246,7 @@ async function start(
       // keep the process busy while one batch waits on the broker or Redis. Fused, one consumer carries
       // every stage's round trips, so it keeps as many in flight as the separate stages' consumers did together.
       partitionsConsumedConcurrently: fusedTopics.length > 0 ? FUSED_PARTITIONS_IN_FLIGHT : 4,
+      publishes: clientSuffix === 'services' ? hotOutputsOf(config) : [],
     });
   const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs, groupIdOf: (service) => serviceGroupId(config, service as ServiceName) };
   const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }];
