@@ -6,6 +6,7 @@
  */
 import type { JsonValue, Position, StepEvent } from '@wayfinder/contracts';
 import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
+import type { AgentSlots } from '../state/agent-runs';
 import { SmallMap } from '../state/small-map';
 import { RUN_ID_FIELD } from '../state/agent-runs';
 import { RunStates } from './run-states';
@@ -96,5 +97,10 @@ export class VerificationRepeatDetector implements StepDetector {
 
   forget(tenantId: string, agentId: string): void {
     this.runs.forget(tenantId, agentId);
+  }
+
+  /** Its per-agent state in the engine's agents (see StepDetector). */
+  useAgentSlots(slots: AgentSlots): void {
+    this.runs.useAgentSlots(slots);
   }
 }
