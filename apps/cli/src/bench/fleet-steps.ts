@@ -14,9 +14,13 @@ const TOPICS = ['quarterly revenue of ACME', 'the open issue about the parser', 
 
 export const FLEET_CYCLE = 16;
 
-export function everyDetectorStep(agent: number, seq: number, ts = new Date().toISOString()): StepEvent {
+/**
+ * `uniqueGoals`: every agent's topic names the agent, so no two agents share a goal, plan or message text
+ * (the fleet otherwise has 5 topics: drift's references of agents of one topic are equal, and shared).
+ */
+export function everyDetectorStep(agent: number, seq: number, ts = new Date().toISOString(), uniqueGoals = false): StepEvent {
   const agentId = `agent-${agent}`;
-  const topic = TOPICS[agent % TOPICS.length];
+  const topic = uniqueGoals ? `${TOPICS[agent % TOPICS.length]} for case ${agent}` : TOPICS[agent % TOPICS.length];
   const base = {
     schema: 'wayfinder.step.v1' as const,
     eventId: `${agentId}-${seq}`,

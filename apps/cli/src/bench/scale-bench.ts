@@ -20,6 +20,8 @@ export interface WorkerMemoryOptions {
   /** Steps per agent (fleet-steps.ts: a 16-step cycle touching every detector, drift included). */
   steps: number;
   partitions: number;
+  /** Every agent with a goal text of its own (fleet-steps.ts `uniqueGoals`): no reference is shared. */
+  uniqueGoals?: boolean;
 }
 
 export interface WorkerMemoryResult {
@@ -65,7 +67,7 @@ export async function runWorkerMemoryBench(options: WorkerMemoryOptions, log: (l
     for (let seq = 0; seq < options.steps; seq++) {
       for (let from = 0; from < options.agents; from += chunk) {
         const batch: LocalizedStep[] = [];
-        for (let a = from; a < Math.min(options.agents, from + chunk); a++) batch.push(localizedOf(everyDetectorStep(a, seq)));
+        for (let a = from; a < Math.min(options.agents, from + chunk); a++) batch.push(localizedOf(everyDetectorStep(a, seq, undefined, options.uniqueGoals === true)));
         await bus.publish(LOCALIZED, batch);
         published += batch.length;
       }

@@ -5,7 +5,8 @@
  * `ts`, as the worker reads them); heap + external after full collections, before and after. What `bench
  * worker-memory` measures without Kafka, Redis and the worker around it, so a change to the state layout
  * reads in a minute. Run with
- *   node --expose-gc bin/run-ts.js apps/cli/src/bench/state-memory.bench.ts [agents] [steps] [snapshotDir]
+ *   node --expose-gc bin/run-ts.js apps/cli/src/bench/state-memory.bench.ts [agents] [steps] [snapshotDir|-] [unique]
+ * `unique`: every agent with a goal text of its own (fleet-steps.ts `uniqueGoals`: no reference shared).
  * With snapshotDir a heap snapshot is written once loaded (to see what the bytes are). Twice, each time
  * the first run after the libraries' sources changed, it read almost nothing added (~30 B per agent: a
  * baseline inflated by something gone by the end, not diagnosed; the compile by @swc-node/register is the
@@ -26,7 +27,8 @@ function retained(): number {
 
 const agents = Number(process.argv[2] ?? 20_000);
 const steps = Number(process.argv[3] ?? 16);
-const snapshotDir = process.argv[4];
+const snapshotDir = process.argv[4] && process.argv[4] !== '-' ? process.argv[4] : undefined;
+const uniqueGoals = process.argv[5] === 'unique';
 
 const embedder = new HashingEmbedder();
 const vectors = hashingVectors(embedder);
@@ -37,7 +39,7 @@ const engine = new DetectionEngine({
   policyFor: (step) => policies.contextFor(step),
   extraDetectors: [new DriftDetector(vectors), ...goalCheckDetectors(embedder)],
 });
-const parsed = (a: number, s: number, ts: string) => JSON.parse(JSON.stringify(everyDetectorStep(a, s, ts))) as ReturnType<typeof everyDetectorStep>;
+const parsed = (a: number, s: number, ts: string) => JSON.parse(JSON.stringify(everyDetectorStep(a, s, ts, uniqueGoals))) as ReturnType<typeof everyDetectorStep>;
 const position = { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' as const };
 // Warm-up on other agents so compiled policies, caches and code are in the baseline, then forgotten.
 for (let s = 0; s < steps; s++) for (let a = 0; a < 50; a++) engine.onStep(everyDetectorStep(agents + a, s), position);
@@ -47,4 +49,4 @@ let deviations = 0;
 for (let s = 0; s < steps; s++) for (let a = 0; a < agents; a++) deviations += engine.onStep(parsed(a, s, new Date(Date.now() + s).toISOString()), position).length;
 const after = retained();
 if (snapshotDir) require('node:v8').writeHeapSnapshot(require('node:path').join(snapshotDir, `state-memory-${Date.now()}.heapsnapshot`));
-process.stdout.write(`${agents} agents × ${steps} steps: ${((after - before) / 1e6).toFixed(1)} MB added, ${Math.round((after - before) / agents)} B/agent, ${deviations} deviations (${engine.agentCount} agents held; retained ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB)\n`);
+process.stdout.write(`${agents} agents × ${steps} steps${uniqueGoals ? ' (unique goals)' : ''}: ${((after - before) / 1e6).toFixed(1)} MB added, ${Math.round((after - before) / agents)} B/agent, ${deviations} deviations (${engine.agentCount} agents held; retained ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB)\n`);

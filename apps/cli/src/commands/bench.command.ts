@@ -17,7 +17,7 @@ import { BENCH_EMBEDDERS_USAGE, benchEmbeddersCommand } from './bench-embedders.
 const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--state-agents N]
        wayfinder bench floor [--kafka BROKERS] [--agents N] [--messages N] [--partitions N] [--client kafkajs|platformatic|both] [--rounds N]
        wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--separate] [--messages N] [--backlog N] [--decompose]
-       wayfinder bench worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N]
+       wayfinder bench worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N] [--unique-goals]
        wayfinder bench failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
        wayfinder bench gateway [--kafka BROKERS] [--events N] [--agents N] [--concurrency N]
        wayfinder bench proxy [--kafka BROKERS] [--requests N] [--agents N] [--turns N]
@@ -64,6 +64,8 @@ memory it adds, and what is left after the tenants' policies set a 1 s idle TTL 
   --agents N         agents (default 100000)
   --steps N          steps per agent, a 16-step cycle touching every detector (default 32)
   --partitions N     partitions (default 6)
+  --unique-goals     every agent with a goal text of its own (default: 5 topics, whose agents share
+                     drift's goal and plan references)
 
 failover: detector workers joining, stopping and crashing under a steady load: the longest time a
 partition with waiting steps is not processed, per move.
@@ -128,6 +130,7 @@ export const benchCommand: Command = {
       turns: { type: 'string' },
       client: { type: 'string' },
       rounds: { type: 'string' },
+      'unique-goals': { type: 'boolean' },
     });
     const [which, ...extra] = positionals;
     const benchmarks = ['detectors', 'floor', 'pipeline', 'worker-memory', 'failover', 'gateway', 'proxy'];
@@ -152,12 +155,13 @@ export const benchCommand: Command = {
       exposeGc();
       results = await loadDetectorBench()(detectorOptions);
     } else if (which === 'worker-memory') {
-      only(['kafka', 'agents', 'steps', 'partitions']);
+      only(['kafka', 'agents', 'steps', 'partitions', 'unique-goals']);
       const memoryOptions = {
         brokers: brokersOf(values.kafka),
         agents: intOption(values.agents, 'agents', 100_000),
         steps: intOption(values.steps, 'steps', 32),
         partitions: intOption(values.partitions, 'partitions', 6),
+        uniqueGoals: values['unique-goals'] === true,
       };
       options = memoryOptions;
       const { runWorkerMemoryBench } = await import('../bench/scale-bench');

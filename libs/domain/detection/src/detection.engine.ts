@@ -25,6 +25,7 @@ import { paginationOf, targetSignature, textOf } from './fingerprint/text-of';
 import { compilePolicy, type CompiledPolicy } from './policy/compiled-policy';
 import { embedderChoice, withEmbedderThresholds } from './policy/embedder-thresholds';
 import { SemanticRepetitionDetector } from './semantic-repetition/semantic-repetition.detector';
+import type { AgentSlots } from './state/agent-runs';
 import { AgentState } from './state/agent-state';
 import { decodeAgentState, encodeAgentState } from './state/codec';
 import { RecordFlag } from './state/run-history';
@@ -86,6 +87,9 @@ export class DetectionEngine {
     // semantic_repetition is built in but reads its own embedder's vectors, so it plugs in like drift.
     this.extraDetectors = [new SemanticRepetitionDetector(this.vectors), ...(options.extraDetectors ?? [])];
     this.onDuplicate = options.onDuplicate;
+    // The plug-ins that can keep their per-agent state in this engine's agents do (one container per agent).
+    const slots = this.agentSlots();
+    for (const detector of this.extraDetectors) detector.useAgentSlots?.(slots);
   }
 
   get agentCount(): number {
@@ -179,6 +183,9 @@ export class DetectionEngine {
   /** Replaces the agent's state with an exported one (either codec version); a corrupt or cut one throws before anything changes. */
   importAgentState(tenantId: string, agentId: string, state: Uint8Array): void {
     const decoded = decodeAgentState(tenantId, agentId, state);
+    // The plug-ins' state is theirs to replace (by what the document holds for them), as it was in maps of their own.
+    const held = this.agents.get(tenantId)?.get(agentId);
+    if (held) decoded.agent.takeSlots(held);
     this.forgetAgentState(tenantId, agentId);
     this.putAgent(decoded.agent);
     this.last = undefined;
@@ -192,6 +199,31 @@ export class DetectionEngine {
     this.forgetAgentState(tenantId, agentId);
     this.last = undefined;
     for (const detector of this.extraDetectors) detector.forget?.(tenantId, agentId);
+  }
+
+  /** The hosted plug-ins' slots (AgentRuns.useAgentSlots): fields of the engine's agent state. */
+  private agentSlots(): AgentSlots {
+    let claimed = 0;
+    const agentOf = (tenantId: string, agentId: string): AgentState | undefined => {
+      const last = this.last;
+      if (last && last.agentId === agentId && last.tenantId === tenantId) return last;
+      return this.agents.get(tenantId)?.get(agentId);
+    };
+    return {
+      claim: () => claimed++,
+      get: (tenantId, agentId, slot) => agentOf(tenantId, agentId)?.slot(slot),
+      set: (tenantId, agentId, slot, value) => {
+        const agent = agentOf(tenantId, agentId);
+        if (!agent) return false;
+        agent.setSlot(slot, value);
+        return true;
+      },
+      count: (slot) => {
+        let n = 0;
+        for (const agent of this.allAgents()) if (agent.slot(slot) !== undefined) n++;
+        return n;
+      },
+    };
   }
 
   private *allAgents(): IterableIterator<AgentState> {

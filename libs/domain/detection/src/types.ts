@@ -1,6 +1,7 @@
 /** Shapes shared by the engine and the detectors. */
 import type { CognitiveMap, Deviation, DetectorName, PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
 import type { EmbeddingRequest } from '@wayfinder/embeddings';
+import type { AgentSlots } from './state/agent-runs';
 
 /** A deviation before the engine stamps identity and envelope fields on it. */
 export type DeviationDraft = Omit<Deviation, 'schema' | 'eventId' | 'ts' | 'tenantId' | 'agentId' | 'taskId' | 'runId'>;
@@ -25,4 +26,9 @@ export interface StepDetector {
   exportState?(tenantId: string, agentId: string): unknown;
   importState?(tenantId: string, agentId: string, state: unknown): void;
   forget?(tenantId: string, agentId: string): void;
+  /**
+   * Called once by the engine it plugs into, before any step: keep the per-agent state in these slots of
+   * the engine's own agent state (one container per agent, issue #14) instead of a map of its own.
+   */
+  useAgentSlots?(slots: AgentSlots): void;
 }

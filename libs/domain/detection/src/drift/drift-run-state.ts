@@ -19,9 +19,39 @@ export function int8At(v: Int8Vector, i: number): number {
 }
 
 const CHUNK = 8192;
+/** References kept for sharing (least recently made or met out): ~300 bytes each at 256 dimensions. */
+export const SHARED_REFERENCES = 2048;
+/** Recent references by their bytes: a run whose reference has the same bytes as one of these shares it. */
+const shared = new Map<string, Int8Vector>();
 
-/** A reference from its bytes (int8 or their uint8 view: the same bits). */
+/**
+ * A reference from its bytes (int8 or their uint8 view: the same bits). Equal bytes give one shared
+ * string while it is among the `SHARED_REFERENCES` most recent: the runs of agents given the same goal or
+ * plan text (one task, many agents) hold one copy instead of one each. Sharing is by content, so every
+ * cosine is what it was (the same bytes are read); the strings are immutable, so no run can change
+ * another's. The cache is bounded and keeps nothing a run does not also hold, but for its last
+ * `SHARED_REFERENCES` references.
+ */
 export function int8Vector(bytes: Int8Array | Uint8Array): Int8Vector {
+  const made = int8String(bytes);
+  const known = shared.get(made);
+  if (known !== undefined) {
+    // Most recently met last: a task's reference stays while its agents keep coming.
+    shared.delete(made);
+    shared.set(known, known);
+    return known;
+  }
+  shared.set(made, made);
+  if (shared.size > SHARED_REFERENCES) shared.delete(shared.keys().next().value as string);
+  return made;
+}
+
+/** References in the sharing cache (for tests). */
+export function sharedReferenceCount(): number {
+  return shared.size;
+}
+
+function int8String(bytes: Int8Array | Uint8Array): Int8Vector {
   const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
   // One call makes a flat string; past a few thousand dimensions in chunks (the codes travel as arguments).
   if (u8.length <= CHUNK) return String.fromCharCode.apply(null, u8 as unknown as number[]);

@@ -26,7 +26,7 @@ import type { PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
 import { agentKey, type EmbedderName, type EmbeddingRequest, hashingVectors, isSyncEmbedder, type SyncEmbedder, type VectorSource } from '@wayfinder/embeddings';
 import { driftThresholds, embedderChoice } from '../policy/embedder-thresholds';
 import { argsText, parseGoal } from '@wayfinder/cognitive-map';
-import { AgentRuns, RUN_ID_FIELD } from '../state/agent-runs';
+import { AgentRuns, type AgentSlots, RUN_ID_FIELD } from '../state/agent-runs';
 import { ByteReader, ByteWriter } from '../state/bytes';
 import { curveOf, type DriftRunState, GOAL_SOURCES, type GoalSource, int8At, int8Vector, newRunState, resetCurve, setCurve, type CurveState, type Int8Vector } from './drift-run-state';
 import type { DeviationDraft, DriftContext, DriftCurve, DriftStepDetector } from './drift.types';
@@ -197,6 +197,16 @@ export class DriftDetector implements DriftStepDetector {
 
   forget(tenantId: string, agentId: string): void {
     this.agents.forget(tenantId, agentId);
+  }
+
+  /** Agents with drift state (tests and gauges). */
+  get agentCount(): number {
+    return this.agents.agentCount;
+  }
+
+  /** Its per-agent state in the engine's agents (see StepDetector). */
+  useAgentSlots(slots: AgentSlots): void {
+    this.agents.useAgentSlots(slots);
   }
 
   private stateOf(step: StepEvent): DriftRunState {

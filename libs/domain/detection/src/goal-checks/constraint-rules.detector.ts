@@ -20,6 +20,7 @@ import {
   toolCategory,
 } from '@wayfinder/cognitive-map';
 import type { SyncEmbedder } from '@wayfinder/embeddings';
+import type { AgentSlots } from '../state/agent-runs';
 import { hash32, hashHex } from '../fingerprint/hash';
 import { canonicalJson } from '../fingerprint/normalize';
 import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
@@ -140,6 +141,11 @@ export class ConstraintRulesDetector implements StepDetector {
 
   forget(tenantId: string, agentId: string): void {
     this.runs.forget(tenantId, agentId);
+  }
+
+  /** Its per-agent state in the engine's agents (see StepDetector). */
+  useAgentSlots(slots: AgentSlots): void {
+    this.runs.useAgentSlots(slots);
   }
 
   private onFeedback(text: string, state: ConstraintRunState, map: CognitiveMap | undefined): void {

@@ -3,7 +3,7 @@
  * exported as plain JSON so the engine can persist and restore it with the agent's other state.
  */
 import type { StepEvent } from '@wayfinder/contracts';
-import { AgentRuns, type RunKey } from '../state/agent-runs';
+import { AgentRuns, type AgentSlots, type RunKey } from '../state/agent-runs';
 
 const MAX_RUNS_PER_AGENT = 4;
 
@@ -48,6 +48,11 @@ export class RunStates<T extends object> {
 
   forget(tenantId: string, agentId: string): void {
     this.agents.forget(tenantId, agentId);
+  }
+
+  /** Kept in the engine's agents (see AgentRuns.useAgentSlots). */
+  useAgentSlots(slots: AgentSlots): void {
+    this.agents.useAgentSlots(slots);
   }
 }
 

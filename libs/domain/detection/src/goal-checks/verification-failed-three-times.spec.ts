@@ -38,3 +38,24 @@ describe('verification_failed_repeat', () => {
     expect(out.map((d) => [d.detector, d.count])).toEqual([['verification_failed_repeat', 2]]);
   });
 });
+
+describe('verification_failed_repeat attempts kept', () => {
+  it('lists the latest 8 attempts at the 12th failure, the same after a state round trip, persisted as { failures, attempts }', () => {
+    const s = agentSteps();
+    const m = map.milestones[1].id;
+    const steps = Array.from({ length: 12 }, (_, i) => s.milestone(m, 'failed', `attempt ${i}`));
+    const a = goalEngine(map);
+    run(a, steps.slice(0, 10));
+    const state = a.exportAgentState('t1', 'a1') as Uint8Array;
+    expect(new TextDecoder().decode(state)).toContain(JSON.stringify({ failures: 10, attempts: Array.from({ length: 8 }, (_, i) => ({ seq: i + 2, evidence: `attempt ${i + 2}` })) }));
+    const b = goalEngine(map);
+    b.importAgentState('t1', 'a1', state);
+    const tail = [...steps.slice(10), s.milestone(m, 'failed', 'attempt 12')];
+    const fromA = run(a, tail);
+    expect(run(b, tail)).toEqual(fromA);
+    expect(fromA).toHaveLength(1);
+    expect(fromA[0]).toMatchObject({ count: 12, loopStartSeq: 4 });
+    expect(fromA[0].evidence['attempts']).toEqual(Array.from({ length: 8 }, (_, i) => ({ seq: i + 4, evidence: `attempt ${i + 4}` })));
+    expect(b.exportAgentState('t1', 'a1')).toEqual(a.exportAgentState('t1', 'a1'));
+  });
+});

@@ -6,6 +6,7 @@
  */
 import type { JsonValue, Position, StepEvent } from '@wayfinder/contracts';
 import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
+import type { AgentSlots } from '../state/agent-runs';
 import { SmallMap } from '../state/small-map';
 import { RUN_ID_FIELD } from '../state/agent-runs';
 import { RunStates } from './run-states';
@@ -19,10 +20,48 @@ interface Attempt {
   evidence: string;
 }
 
-interface Failures {
+/**
+ * A milestone's failures since it was last done, and its latest attempts (at most MAX_ATTEMPTS): the
+ * newest in fields, the ones before it in an array only once there are some (issue #14: a milestone that
+ * failed once is one object, not a record, an array and an attempt). Persisted as `{ failures, attempts }`.
+ */
+class Failures {
   /** Every failure since the milestone was last done (the attempts shown are the latest few). */
-  failures: number;
-  attempts: Attempt[];
+  failures = 0;
+  /** Attempts kept (0 before the first). */
+  private count = 0;
+  private seq = 0;
+  private evidence = '';
+  /** The attempts before the newest, oldest first; null while there are none. */
+  private older: Attempt[] | null = null;
+
+  static of(failures: number, attempts: readonly Attempt[]): Failures {
+    const out = new Failures();
+    out.failures = failures;
+    for (const a of attempts.slice(-MAX_ATTEMPTS)) out.add(a.seq, a.evidence);
+    return out;
+  }
+
+  get attempts(): Attempt[] {
+    if (this.count === 0) return [];
+    const newest = { seq: this.seq, evidence: this.evidence };
+    return this.older ? [...this.older, newest] : [newest];
+  }
+
+  /** Adds the newest attempt (the oldest kept leaves past MAX_ATTEMPTS). */
+  add(seq: number, evidence: string): void {
+    if (this.count > 0) {
+      // A new array of the exact length: a pushed-to one reserves room for 16 more.
+      this.older = (this.older ?? []).slice(2 - MAX_ATTEMPTS).concat({ seq: this.seq, evidence: this.evidence });
+    }
+    this.count = Math.min(MAX_ATTEMPTS, this.count + 1);
+    this.seq = seq;
+    this.evidence = evidence;
+  }
+
+  toJSON(): { failures: number; attempts: Attempt[] } {
+    return { failures: this.failures, attempts: this.attempts };
+  }
 }
 
 /**
@@ -42,7 +81,7 @@ function revive(raw: unknown): VerificationRunState | undefined {
     const attempts = v.attempts
       .filter((a): a is Attempt => !!a && typeof a === 'object' && typeof a.seq === 'number' && typeof a.evidence === 'string')
       .slice(-MAX_ATTEMPTS);
-    out.set(milestone, { failures: v.failures, attempts });
+    out.set(milestone, Failures.of(v.failures, attempts));
   }
   return out;
 }
@@ -62,13 +101,12 @@ export class VerificationRepeatDetector implements StepDetector {
     if (status !== 'failed') return [];
     // A run keeps state from its first failed verification on (DESIGN §7 memory budget).
     const state = this.runs.of(step);
-    const record = state.get(id) ?? { failures: 0, attempts: [] };
+    const record = state.get(id) ?? new Failures();
     state.delete(id);
     state.set(id, record);
     if (state.size > MAX_MILESTONES) state.delete(state.keys().next().value as string);
     record.failures += 1;
-    // A new array of the exact length: a pushed-to one reserves room for 16 more.
-    record.attempts = record.attempts.slice(1 - MAX_ATTEMPTS).concat({ seq: step.seq, evidence: (evidence ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_EVIDENCE) });
+    record.add(step.seq, (evidence ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_EVIDENCE));
     const { failures, attempts } = record;
     if (failures < settings.failures || failures % settings.failures !== 0) return [];
     const shown = attempts.map((a): JsonValue => ({ seq: a.seq, evidence: a.evidence }));
@@ -96,5 +134,10 @@ export class VerificationRepeatDetector implements StepDetector {
 
   forget(tenantId: string, agentId: string): void {
     this.runs.forget(tenantId, agentId);
+  }
+
+  /** Its per-agent state in the engine's agents (see StepDetector). */
+  useAgentSlots(slots: AgentSlots): void {
+    this.runs.useAgentSlots(slots);
   }
 }

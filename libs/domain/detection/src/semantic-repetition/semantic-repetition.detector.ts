@@ -12,7 +12,7 @@
  */
 import type { PolicySettings, Position, StepEvent } from '@wayfinder/contracts';
 import { agentKey, type EmbeddingRequest, type VectorSource } from '@wayfinder/embeddings';
-import { AgentRuns, RUN_ID_FIELD } from '../state/agent-runs';
+import { AgentRuns, type AgentSlots, RUN_ID_FIELD } from '../state/agent-runs';
 import { ByteReader, ByteWriter } from '../state/bytes';
 import { EMPTY_SKETCH_STRING, SKETCH_BYTES, SKETCH_WORDS, sketchCosine, sketchFromString, sketchInto, sketchString } from '../state/sketch';
 import { embedderChoice, repetitionThreshold } from '../policy/embedder-thresholds';
@@ -118,6 +118,11 @@ export class SemanticRepetitionDetector implements StepDetector {
 
   forget(tenantId: string, agentId: string): void {
     this.agents.forget(tenantId, agentId);
+  }
+
+  /** Its per-agent state in the engine's agents (see StepDetector). */
+  useAgentSlots(slots: AgentSlots): void {
+    this.agents.useAgentSlots(slots);
   }
 
   private report(run: RepetitionRun, policy: PolicySettings, threshold: number, similarity: number, served: string): DeviationDraft[] {

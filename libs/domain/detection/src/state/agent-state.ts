@@ -33,6 +33,14 @@ export class AgentState {
   private e6 = 0;
   private e7 = 0;
   recentHead = 0;
+  // The hosted plug-ins' states of this agent (engine's AgentSlots: drift, semantic_repetition, the goal
+  // checks), in fields: a tenant → agent map per plug-in cost ~55 bytes an agent each (issue #14).
+  private p0: unknown = undefined;
+  private p1: unknown = undefined;
+  private p2: unknown = undefined;
+  private p3: unknown = undefined;
+  /** Slots past the fourth, for engines with more hosted plug-ins. */
+  private pMore: unknown[] | null = null;
 
   constructor(tenantId: string, agentId: string) {
     this.tenantId = tenantId;
@@ -70,6 +78,38 @@ export class AgentState {
       case 6: this.e6 = value; break;
       default: this.e7 = value; break;
     }
+  }
+
+  /** A hosted plug-in's state of this agent (see `setSlot`). */
+  slot(index: number): unknown {
+    switch (index) {
+      case 0: return this.p0;
+      case 1: return this.p1;
+      case 2: return this.p2;
+      case 3: return this.p3;
+      default: return this.pMore?.[index - 4];
+    }
+  }
+
+  setSlot(index: number, value: unknown): void {
+    switch (index) {
+      case 0: this.p0 = value; break;
+      case 1: this.p1 = value; break;
+      case 2: this.p2 = value; break;
+      case 3: this.p3 = value; break;
+      default:
+        if (value === undefined && !this.pMore) return;
+        (this.pMore ??= [])[index - 4] = value;
+    }
+  }
+
+  /** Takes over another agent object's plug-in slots (the engine replaces its own state on import, not theirs). */
+  takeSlots(from: AgentState): void {
+    this.p0 = from.p0;
+    this.p1 = from.p1;
+    this.p2 = from.p2;
+    this.p3 = from.p3;
+    this.pMore = from.pMore;
   }
 
   /** The state of a run, made the most recently used; undefined when the agent has none by that key. */

@@ -58,24 +58,134 @@ export class AgentStateConflict extends Error {
   }
 }
 
-/** One agent this process holds or has read: LRU order in `entries`. */
-interface Entry extends AgentRef {
-  /** When a batch last touched it. */
-  at: number;
-  /** The store version this process last read or wrote (0: none stored). */
-  version: number;
-  /** The partition its last batch came from (-1 unknown): dropped when that partition is revoked. */
-  partition: number;
-  /** The rebalance epoch in which `version` was last confirmed by the store (-1: never). */
-  verified: number;
+/** One agent this process holds or has read: LRU order in `AgentEntries`. */
+class Entry implements AgentRef {
+  /** The less and the more recently used entries (null: none). */
+  older: Entry | null = null;
+  newer: Entry | null = null;
+
+  constructor(
+    readonly tenantId: string,
+    readonly agentId: string,
+    /** When a batch last touched it, in ms after the entries' origin (a small integer: no heap number). */
+    public at: number,
+    /** The store version this process last read or wrote (0: none stored). */
+    public version: number,
+    /** The partition its last batch came from (-1 unknown): dropped when that partition is revoked. */
+    public partition: number,
+    /** The rebalance epoch in which `version` was last confirmed by the store (-1: never). */
+    public verified: number,
+  ) {}
+}
+
+/** Offsets of `at` past this are rebased (V8 keeps integers within ±2^30 in the field: no heap number). */
+const MAX_AT_OFFSET = 2 ** 30;
+
+/**
+ * The agents held, by tenant then agent (the ids' own strings: no composite key string per agent), in
+ * least-recently-used order through links of their own (touching an agent moves it without deleting and
+ * re-adding a map entry, whose dead slots kept the map's table two to three times its live size; issue
+ * #14). Iteration is oldest first and survives deleting the entry at hand.
+ */
+class AgentEntries {
+  private readonly tenants = new Map<string, Map<string, Entry>>();
+  private oldest: Entry | null = null;
+  private newest: Entry | null = null;
+  private count = 0;
+
+  constructor(private origin: number) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  get(ref: AgentRef): Entry | undefined {
+    return this.tenants.get(ref.tenantId)?.get(ref.agentId);
+  }
+
+  /** When the entry was last touched (ms, the clock's). */
+  atOf(entry: Entry): number {
+    return entry.at + this.origin;
+  }
+
+  /** A new entry, the most recently used (replacing any entry of the agent). */
+  add(ref: AgentRef, atMs: number, version: number, partition: number, verified: number): Entry {
+    this.delete(ref);
+    const entry = new Entry(ref.tenantId, ref.agentId, this.offset(atMs), version, partition, verified);
+    let tenant = this.tenants.get(ref.tenantId);
+    if (!tenant) {
+      tenant = new Map();
+      this.tenants.set(ref.tenantId, tenant);
+    }
+    tenant.set(ref.agentId, entry);
+    this.count++;
+    this.link(entry);
+    return entry;
+  }
+
+  /** Touched at `atMs`: the most recently used. */
+  touch(entry: Entry, atMs: number): void {
+    entry.at = this.offset(atMs);
+    if (this.newest === entry) return;
+    this.unlink(entry);
+    this.link(entry);
+  }
+
+  delete(ref: AgentRef): boolean {
+    const tenant = this.tenants.get(ref.tenantId);
+    const entry = tenant?.get(ref.agentId);
+    if (!tenant || !entry) return false;
+    tenant.delete(ref.agentId);
+    if (tenant.size === 0) this.tenants.delete(ref.tenantId);
+    this.count--;
+    this.unlink(entry);
+    return true;
+  }
+
+  /** Least recently used first; deleting the entry at hand is safe. */
+  *[Symbol.iterator](): IterableIterator<Entry> {
+    let entry = this.oldest;
+    while (entry) {
+      const next = entry.newer;
+      yield entry;
+      entry = next;
+    }
+  }
+
+  private link(entry: Entry): void {
+    entry.older = this.newest;
+    entry.newer = null;
+    if (this.newest) this.newest.newer = entry;
+    else this.oldest = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: Entry): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else if (this.oldest === entry) this.oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else if (this.newest === entry) this.newest = entry.older;
+    entry.older = null;
+    entry.newer = null;
+  }
+
+  /** `atMs` as an offset from the origin, which moves (every entry with it) once the offsets grow large. */
+  private offset(atMs: number): number {
+    const offset = atMs - this.origin;
+    if (offset <= MAX_AT_OFFSET && offset >= -MAX_AT_OFFSET) return offset;
+    const delta = offset;
+    for (let e = this.oldest; e; e = e.newer) e.at -= delta;
+    this.origin = atMs;
+    return 0;
+  }
 }
 
 export class DurableAgentStates {
   /**
    * Every agent this process holds, least recently used first, with the store version it last read or
-   * wrote: one map (one key string and one small object per agent, DESIGN §7 memory budget).
+   * wrote: one small object per agent in a map per tenant (DESIGN §7 memory budget).
    */
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: AgentEntries;
   private readonly dirty = new Map<string, AgentRef>();
   /** Agents of batches in flight: never evicted under a batch. */
   private readonly pinned = new Map<string, number>();
@@ -97,6 +207,7 @@ export class DurableAgentStates {
     this.idleTtlMs = options.idleTtlMs ?? 15 * 60_000;
     this.maxAgents = options.maxAgents ?? 200_000;
     this.now = options.now ?? systemClock.now;
+    this.entries = new AgentEntries(this.now());
   }
 
   get size(): number {
@@ -135,7 +246,7 @@ export class DurableAgentStates {
     const keys = agents.map(keyOf);
     for (const k of keys) this.pinned.set(k, (this.pinned.get(k) ?? 0) + 1);
     try {
-      if (this.store) await this.restore(agents, keys);
+      if (this.store) await this.restore(agents);
       let result: T;
       try {
         result = await work();
@@ -169,7 +280,7 @@ export class DurableAgentStates {
     const keys = agents.map(keyOf);
     for (const k of keys) this.pinned.set(k, (this.pinned.get(k) ?? 0) + 1);
     try {
-      if (this.store) await this.restore(agents, keys);
+      if (this.store) await this.restore(agents);
       return await read();
     } finally {
       for (const k of keys) {
@@ -186,16 +297,14 @@ export class DurableAgentStates {
     for (const ref of agents) {
       const k = keyOf(ref);
       if (this.store) this.dirty.set(k, ref);
-      const entry = this.entries.get(k);
+      const entry = this.entries.get(ref);
       if (!entry) {
-        this.entries.set(k, { tenantId: ref.tenantId, agentId: ref.agentId, at, version: 0, partition, verified: -1 });
+        this.entries.add(ref, at, 0, partition, -1);
         continue;
       }
       // Most recently used last.
-      this.entries.delete(k);
-      entry.at = at;
+      this.entries.touch(entry, at);
       if (partition >= 0) entry.partition = partition;
-      this.entries.set(k, entry);
     }
   }
 
@@ -222,7 +331,7 @@ export class DurableAgentStates {
     const writes: AgentStateWrite[] = [];
     for (const ref of refs) {
       const state = this.holder.exportAgentState(ref.tenantId, ref.agentId);
-      if (state) writes.push({ tenantId: ref.tenantId, agentId: ref.agentId, state, expectedVersion: this.entries.get(keyOf(ref))?.version ?? 0 });
+      if (state) writes.push({ tenantId: ref.tenantId, agentId: ref.agentId, state, expectedVersion: this.entries.get(ref)?.version ?? 0 });
     }
     let versions: number[];
     try {
@@ -233,19 +342,18 @@ export class DurableAgentStates {
     }
     const conflicts: AgentRef[] = [];
     writes.forEach((w, i) => {
-      const k = keyOf(w);
       if (versions[i] === VERSION_CONFLICT) {
         conflicts.push({ tenantId: w.tenantId, agentId: w.agentId });
         this.holder.forgetAgent(w.tenantId, w.agentId);
-        this.entries.delete(k);
+        this.entries.delete(w);
         return;
       }
       // A versioned write that went through confirms the version (a later one of this process may have too).
-      const entry = this.entries.get(k);
+      const entry = this.entries.get(w);
       if (entry) {
         if (versions[i] >= entry.version) entry.verified = epoch;
         entry.version = Math.max(entry.version, versions[i]);
-      } else this.entries.set(k, { tenantId: w.tenantId, agentId: w.agentId, at: this.now(), version: versions[i], partition: -1, verified: epoch });
+      } else this.entries.add(w, this.now(), versions[i], -1, epoch);
     });
     if (conflicts.length > 0) {
       this.conflictCount += conflicts.length;
@@ -264,18 +372,18 @@ export class DurableAgentStates {
     const now = this.now();
     const ttls = new Map<string, number>();
     let count = 0;
-    for (const [k, e] of this.entries) {
+    for (const e of this.entries) {
       let ttl = ttls.get(e.tenantId);
       if (ttl === undefined) {
         ttl = this.options.idleTtlFor?.(e.tenantId) ?? this.idleTtlMs;
         ttls.set(e.tenantId, ttl);
       }
       // Least recently used first: with one TTL for everyone, the first agent still fresh ends the scan.
-      if (e.at > now - ttl) {
+      if (this.entries.atOf(e) > now - ttl) {
         if (!this.options.idleTtlFor) break;
         continue;
       }
-      if (this.evict(k, e)) count++;
+      if (this.evict(e)) count++;
     }
     return count;
   }
@@ -291,10 +399,11 @@ export class DurableAgentStates {
     if (revoked.size === 0) return 0;
     await this.flush().catch(() => undefined);
     let count = 0;
-    for (const [k, e] of this.entries) {
+    for (const e of this.entries) {
+      const k = keyOf(e);
       if (!revoked.has(e.partition) || this.pinned.has(k) || this.dirty.has(k)) continue;
       this.holder.forgetAgent(e.tenantId, e.agentId);
-      this.entries.delete(k);
+      this.entries.delete(e);
       count++;
     }
     return count;
@@ -302,52 +411,48 @@ export class DurableAgentStates {
 
   private evictOverflow(): void {
     if (!this.store || this.entries.size <= this.maxAgents) return;
-    for (const [k, e] of this.entries) {
+    for (const e of this.entries) {
       if (this.entries.size <= this.maxAgents) break;
-      this.evict(k, e);
+      this.evict(e);
     }
   }
 
-  private evict(k: string, ref: AgentRef): boolean {
+  private evict(ref: AgentRef): boolean {
+    const k = keyOf(ref);
     if (this.pinned.has(k) || this.dirty.has(k)) return false;
     this.holder.forgetAgent(ref.tenantId, ref.agentId);
-    this.entries.delete(k);
+    this.entries.delete(ref);
     this.evictions++;
     return true;
   }
 
-  private async restore(allAgents: readonly AgentRef[], allKeys: readonly string[]): Promise<void> {
+  private async restore(allAgents: readonly AgentRef[]): Promise<void> {
     // Agents confirmed since the last rebalance need no check (see followRebalances).
     const epoch = this.epoch;
     let agents = allAgents;
-    let keys = allKeys;
     if (epoch !== undefined) {
-      const unsure = allKeys.map((_, i) => i).filter((i) => this.entries.get(allKeys[i])?.verified !== epoch);
+      const unsure = allAgents.filter((a) => this.entries.get(a)?.verified !== epoch);
       if (unsure.length === 0) return;
-      if (unsure.length < allKeys.length) {
-        agents = unsure.map((i) => allAgents[i]);
-        keys = unsure.map((i) => allKeys[i]);
-      }
+      if (unsure.length < allAgents.length) agents = unsure;
     }
-    const before = keys.map((k) => this.entries.get(k)?.version);
+    const before = agents.map((a) => this.entries.get(a)?.version);
     const versions = await this.store!.versions(agents);
     // Those whose stored version is the one held are confirmed as of the epoch the check began in.
-    keys.forEach((k, i) => {
-      const entry = this.entries.get(k);
+    agents.forEach((a, i) => {
+      const entry = this.entries.get(a);
       if (entry && epoch !== undefined && entry.version === versions[i]) entry.verified = epoch;
     });
     // Another batch of this process may have written an agent while we waited: ours is then the newest.
-    const stale = agents.map((_, i) => i).filter((i) => versions[i] !== (before[i] ?? 0) && this.entries.get(keys[i])?.version === before[i]);
+    const stale = agents.map((_, i) => i).filter((i) => versions[i] !== (before[i] ?? 0) && this.entries.get(agents[i])?.version === before[i]);
     if (stale.length === 0) return;
     const loaded = await this.store!.load(stale.map((i) => agents[i]));
     stale.forEach((i, j) => {
       const agent = agents[i];
-      const k = keys[i];
-      if (this.entries.get(k)?.version !== before[i]) return;
+      if (this.entries.get(agent)?.version !== before[i]) return;
       const stored = loaded[j];
       if (!stored) {
         this.holder.forgetAgent(agent.tenantId, agent.agentId);
-        this.entries.delete(k);
+        this.entries.delete(agent);
         return;
       }
       try {
@@ -358,11 +463,11 @@ export class DurableAgentStates {
         this.holder.forgetAgent(agent.tenantId, agent.agentId);
         this.options.onUnreadable?.(agent, error);
       }
-      const entry = this.entries.get(k);
+      const entry = this.entries.get(agent);
       if (entry) {
         entry.version = stored.version;
         entry.verified = epoch ?? -1;
-      } else this.entries.set(k, { tenantId: agent.tenantId, agentId: agent.agentId, at: this.now(), version: stored.version, partition: -1, verified: epoch ?? -1 });
+      } else this.entries.add(agent, this.now(), stored.version, -1, epoch ?? -1);
     });
   }
 
@@ -371,7 +476,7 @@ export class DurableAgentStates {
     agents.forEach((a, i) => {
       this.holder.forgetAgent(a.tenantId, a.agentId);
       this.dirty.delete(keys[i]);
-      this.entries.delete(keys[i]);
+      this.entries.delete(a);
     });
   }
 }
