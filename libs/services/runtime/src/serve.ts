@@ -5,7 +5,7 @@
  */
 import { GATEWAY_DEFAULT_PORT, loadConfig, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { startTelemetry } from '@wayfinder/telemetry';
-import { startServices } from './runtime';
+import { startServices, type RunningServices } from './runtime';
 
 /**
  * Process-level safety net (issue 14): a promise rejected with nobody awaiting it (a late callback of a
@@ -33,12 +33,20 @@ export async function serveUntilStopped(config: WayfinderConfig, version: string
   const failed = new Promise<number>((resolve) => (fail = resolve));
   const uninstall = installProcessHandlers(log, (code) => fail(code));
   const telemetry = startTelemetry({ serviceName: `wayfinder-${[...config.services].sort().join('+')}`, serviceVersion: version });
-  const running = await startServices(config, {
-    onFatal: (error) => {
-      log(`wayfinder: a consumer stopped for good (${error.message}): stopping so that the process is restarted`);
-      fail(1);
-    },
-  });
+  let running: RunningServices;
+  try {
+    running = await startServices(config, {
+      onFatal: (error) => {
+        log(`wayfinder: a consumer stopped for good (${error.message}): stopping so that the process is restarted`);
+        fail(1);
+      },
+    });
+  } catch (error) {
+    // startServices stopped what it had started; leave nothing else behind that keeps the process alive.
+    uninstall();
+    await telemetry.shutdown();
+    throw error;
+  }
   const where = [
     config.mode === 'distributed' ? `on ${config.kafkaBrokers.join(',')}` : 'in process',
     running.health ? `health http://127.0.0.1:${running.health.port}/health/ready` : '',

@@ -35,7 +35,16 @@ export async function listenOnBus(app: INestApplication, options: HttpAppOnBusOp
   app.enableShutdownHooks();
   await app.startAllMicroservices();
   const host = options.host ?? '127.0.0.1';
-  await app.listen(options.port ?? 0, host);
+  try {
+    await app.listen(options.port ?? 0, host);
+  } catch (error) {
+    // A port in use (EADDRINUSE) after the bus started consuming: close the app, and with it the bus's
+    // consumers, or their sockets keep a `wayfinder start` that already failed alive.
+    await app.close().catch((closeError: unknown) => {
+      throw new AggregateError([error, closeError], `${(error as Error).message}; closing the app failed too: ${(closeError as Error).message}`);
+    });
+    throw error;
+  }
   const port = (app.getHttpServer().address() as { port: number }).port;
   let stopped = false;
   return {
