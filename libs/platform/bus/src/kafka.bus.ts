@@ -10,6 +10,7 @@
 import { dlqTopicOf, keyOf, type PayloadOf, type TopicName } from '@wayfinder/contracts';
 import { Kafka, logLevel as LogLevel, PartitionAssigners, type Consumer, type EachBatchPayload, type KafkaConfig, type LogEntry, type Message, type Producer } from 'kafkajs';
 import { keyPartitioner } from './key-partitioner';
+import { ProducerLanes, type Lane as ProducerLane } from './producer-lanes';
 import { MAX_REQUEST_BYTES, messageSize, sleep } from './wire-size';
 import {
   DEFAULT_MAX_BATCH_SIZE,
@@ -74,11 +75,7 @@ interface Outgoing {
 }
 
 /** One topic's producer and the publishes waiting for its next request (see KafkaBus.send). */
-interface Lane {
-  readonly outbox: Outgoing[];
-  flushing: boolean;
-  producer: Promise<Producer> | null;
-}
+type Lane = ProducerLane<Outgoing, Promise<Producer>>;
 
 interface GroupEntry {
   readonly groupId: string;
@@ -105,9 +102,11 @@ export class KafkaBus implements Bus {
   private readonly retry: RetryPolicy;
   private readonly groups = new Map<string, GroupEntry>();
   private readonly log: NonNullable<KafkaBusOptions['log']>;
-  private readonly lanes = new Map<string, Lane>();
-  /** Connected by start() (the broker answers), taken by the first lane. */
-  private spareProducer: Promise<Producer> | null = null;
+  /** A failed connect is forgotten, so the lane's next request connects again. */
+  private readonly lanes = new ProducerLanes<Outgoing, Promise<Producer>>({
+    make: () => this.connectProducer(),
+    watch: (producer, lost) => void producer.catch(lost),
+  });
   private consumers: Consumer[] = [];
   private readonly startedGroups = new Set<string>();
   private readonly assignmentListeners: AssignmentListener[] = [];
@@ -160,9 +159,8 @@ export class KafkaBus implements Bus {
    */
   async start(): Promise<void> {
     try {
-      const lanes = (this.options.publishes ?? []).map((topic) => this.producerOf(this.laneOf(this.physical(topic))));
-      this.keepSpare();
-      await Promise.all([...lanes, this.spareProducer]);
+      const lanes = (this.options.publishes ?? []).map((topic) => this.lanes.producerOf(this.lanes.of(this.physical(topic))));
+      await Promise.all([...lanes, this.lanes.keepSpare()]);
       for (const group of this.groups.values()) {
         if (this.startedGroups.has(group.groupId)) continue;
         this.startedGroups.add(group.groupId);
@@ -181,12 +179,8 @@ export class KafkaBus implements Bus {
     await Promise.all(this.consumers.map((c) => c.disconnect()));
     this.consumers = [];
     this.startedGroups.clear();
-    const lanes = [...this.lanes.values()];
-    while (lanes.some((lane) => lane.flushing || lane.outbox.length > 0)) await sleep(5);
-    const producers = [this.spareProducer, ...lanes.map((lane) => lane.producer)];
-    this.spareProducer = null;
-    this.lanes.clear();
-    await Promise.all(producers.map(async (ready) => (await ready?.catch(() => null))?.disconnect()));
+    const producers = await this.lanes.drain();
+    await Promise.all(producers.map(async (ready) => (await ready.catch(() => null))?.disconnect()));
   }
 
   private register(subscription: Subscription, options: SubscribeOptions): void {
@@ -220,36 +214,6 @@ export class KafkaBus implements Bus {
     return connectPastMissingController(() => producer.connect()).then(() => producer);
   }
 
-  /** A connected producer waiting for the next new lane (started again whenever a lane takes it). */
-  private keepSpare(): void {
-    if (this.spareProducer) return;
-    const spare = this.connectProducer();
-    this.spareProducer = spare;
-    spare.catch(() => {
-      if (this.spareProducer === spare) this.spareProducer = null;
-    });
-  }
-
-  /** The lane's producer: the spare (then a new spare starts connecting); a failed connect is tried again by the next request. */
-  private producerOf(lane: Lane): Promise<Producer> {
-    if (!lane.producer) {
-      lane.producer = this.spareProducer ?? this.connectProducer();
-      this.spareProducer = null;
-      lane.producer.catch(() => (lane.producer = null));
-      this.keepSpare();
-    }
-    return lane.producer;
-  }
-
-  private laneOf(topic: string): Lane {
-    let lane = this.lanes.get(topic);
-    if (!lane) {
-      lane = { outbox: [], flushing: false, producer: null };
-      this.lanes.set(topic, lane);
-    }
-    return lane;
-  }
-
   /**
    * One produce request in flight at a time per topic (see the header comment), and everything that
    * arrives for that topic while it is in flight goes out together in the next one: under load, one round
@@ -262,7 +226,7 @@ export class KafkaBus implements Bus {
    * rejects exactly the publishes it carried.
    */
   private send(topic: string, messages: Message[]): Promise<void> {
-    const target = this.laneOf(topic);
+    const target = this.lanes.of(topic);
     return new Promise<void>((resolve, reject) => {
       target.outbox.push({ topic, messages, bytes: sizeOf(messages), resolve, reject });
       if (!target.flushing) void this.flush(target);
@@ -275,7 +239,7 @@ export class KafkaBus implements Bus {
       while (lane.outbox.length > 0) {
         const taken = takeRequest(lane.outbox, MAX_REQUEST_BYTES);
         try {
-          const producer = await this.producerOf(lane);
+          const producer = await this.lanes.producerOf(lane);
           const byTopic = new Map<string, Message[]>();
           for (const { topic, messages } of taken) {
             const list = byTopic.get(topic);

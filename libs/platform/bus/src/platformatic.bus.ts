@@ -45,6 +45,7 @@ import {
 import { CO_PARTITIONED_ASSIGNER } from './co-partitioned-assigner';
 import { deadLetterHeaders, encodePayload, messageOf } from './codec';
 import { MAX_REQUEST_BYTES, messageSize, sleep } from './wire-size';
+import { ProducerLanes, type Lane as ProducerLane } from './producer-lanes';
 import { deliverBatch, type DeadLetter, type RawRecord, type Subscription } from './delivery';
 import type { KafkaBusOptions } from './kafka.bus';
 
@@ -98,11 +99,7 @@ interface Outgoing {
 }
 
 /** One topic's producer and the publishes waiting for its next send (see KafkaBus.send). */
-interface Lane {
-  readonly outbox: Outgoing[];
-  flushing: boolean;
-  producer: StringProducer | null;
-}
+type Lane = ProducerLane<Outgoing, StringProducer>;
 
 /** Records buffered ahead per consumer (the stream's high-water mark): the bound of back-pressure. */
 const BUFFERED_RECORDS = 2_048;
@@ -112,9 +109,16 @@ export class PlatformaticBus implements Bus {
   private readonly retry: RetryPolicy;
   private readonly groups = new Map<string, GroupEntry>();
   private readonly log: NonNullable<KafkaBusOptions['log']>;
-  private readonly lanes = new Map<string, Lane>();
-  /** Made by start(), taken by the first lane. */
-  private spareProducer: StringProducer | null = null;
+  /** Each new producer asks for its producer id at once, so that a lane's first send does not wait for it. */
+  private readonly lanes = new ProducerLanes<Outgoing, StringProducer>({
+    make: () => this.newProducer(),
+    // A failure here comes back at the lane's first send, which retries the init and rejects its publishes.
+    watch: (producer) =>
+      void producer.initIdempotentProducer({}).catch((error: unknown) => {
+        if (!this.stopping) this.log('warn', `producer not ready: ${messageOf(error)}`);
+      }),
+  });
+  private stopping = false;
   private running: RunningGroup[] = [];
   private readonly startedGroups = new Set<string>();
   private readonly assignmentListeners: AssignmentListener[] = [];
@@ -158,9 +162,10 @@ export class PlatformaticBus implements Bus {
   async start(): Promise<void> {
     try {
       // The declared topics' lanes get their producer id now (KafkaBusOptions.publishes), not at their first publish.
-      const lanes = (this.options.publishes ?? []).map((topic) => this.producerOf(this.laneOf(this.physical(topic))));
+      this.stopping = false;
+      const lanes = (this.options.publishes ?? []).map((topic) => this.lanes.producerOf(this.lanes.of(this.physical(topic))));
       await Promise.all(lanes.map((producer) => producer.initIdempotentProducer({})));
-      this.keepSpare();
+      this.lanes.keepSpare();
       for (const group of this.groups.values()) {
         if (this.startedGroups.has(group.groupId)) continue;
         this.startedGroups.add(group.groupId);
@@ -173,6 +178,7 @@ export class PlatformaticBus implements Bus {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     const running = this.running;
     this.running = [];
     this.startedGroups.clear();
@@ -186,12 +192,8 @@ export class PlatformaticBus implements Bus {
         await group.consumer.close().catch(() => undefined);
       }),
     );
-    const lanes = [...this.lanes.values()];
-    while (lanes.some((lane) => lane.flushing || lane.outbox.length > 0)) await sleep(5);
-    const producers = [this.spareProducer, ...lanes.map((lane) => lane.producer)];
-    this.spareProducer = null;
-    this.lanes.clear();
-    await Promise.all(producers.map((producer) => producer?.close()));
+    const producers = await this.lanes.drain();
+    await Promise.all(producers.map((producer) => producer.close()));
   }
 
   onAssignment(listener: AssignmentListener): void {
@@ -238,36 +240,6 @@ export class PlatformaticBus implements Bus {
     }) as StringProducer;
   }
 
-  /** A producer with its id already granted, waiting for the next new lane (started again whenever a lane takes it). */
-  private keepSpare(): void {
-    if (this.spareProducer) return;
-    const spare = this.newProducer();
-    this.spareProducer = spare;
-    // A failure here comes back at the lane's first send, which retries the init and rejects its publishes.
-    spare.initIdempotentProducer({}).catch((error: unknown) => {
-      if (this.spareProducer === spare) this.log('warn', `spare producer not ready: ${messageOf(error)}`);
-    });
-  }
-
-  /** The lane's producer: the spare (then a new spare starts), or a new one. */
-  private producerOf(lane: Lane): StringProducer {
-    if (!lane.producer) {
-      lane.producer = this.spareProducer ?? this.newProducer();
-      this.spareProducer = null;
-      this.keepSpare();
-    }
-    return lane.producer;
-  }
-
-  private laneOf(topic: string): Lane {
-    let lane = this.lanes.get(topic);
-    if (!lane) {
-      lane = { outbox: [], flushing: false, producer: null };
-      this.lanes.set(topic, lane);
-    }
-    return lane;
-  }
-
   /**
    * Queues a publish on the lane of each of its topics (a dead-letter write may span several), cut in
    * pieces of at most MAX_REQUEST_BYTES; resolves when every piece is acknowledged. Topics do not wait
@@ -285,7 +257,7 @@ export class PlatformaticBus implements Bus {
   }
 
   private sendOnLane(topic: string, messages: OutMessage[]): Promise<void> {
-    const target = this.laneOf(topic);
+    const target = this.lanes.of(topic);
     const pieces: Promise<void>[] = [];
     let piece: OutMessage[] = [];
     let bytes = 0;
@@ -320,7 +292,7 @@ export class PlatformaticBus implements Bus {
         }
         try {
           const messages = taken.length === 1 ? taken[0].messages : taken.flatMap((t) => t.messages);
-          await this.producerOf(lane).send({ messages });
+          await this.lanes.producerOf(lane).send({ messages });
           for (const t of taken) t.resolve();
         } catch (error) {
           for (const t of taken) t.reject(error);
