@@ -23,6 +23,13 @@ const A = 'acme-proxy-dist-key';
 const B = 'globex-proxy-dist-key';
 const UPSTREAM_KEY = 'sk-upstream-secret-of-the-agent';
 const SYSTEM = 'You are the report agent. Use the tools.';
+/**
+ * The pause between an agent's turns, as a model's latency would make it. The ladder counts its tolerance
+ * window in steps from the correction's seq, so an agent that takes a rung's worth of steps before the
+ * correction reaches the gateway gets the next rung's guidance instead (DESIGN §14): 40 ms was within
+ * one step → correction latency of a freshly started broker and failed a CI run that way.
+ */
+const MODEL_LATENCY_MS = 400;
 const TOOLS: ChatCompletionTool[] = [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
 
 describe('the LLM proxy in distributed mode', () => {
@@ -106,8 +113,7 @@ describe('the LLM proxy in distributed mode', () => {
         if (!(error instanceof APIError)) throw error;
         frozen = error;
       }
-      // Detection is asynchronous: give the pipeline a moment between turns, as a model's latency would.
-      await new Promise((r) => setTimeout(r, 40));
+      await new Promise((r) => setTimeout(r, MODEL_LATENCY_MS));
     }
     const mine = upstream.requests.slice(first);
     const hintAt = mine.findIndex((_r, i) => hinted(first + i));
@@ -161,7 +167,7 @@ describe('the LLM proxy in distributed mode', () => {
     for (let i = 0; i < 200; i++) {
       await turn(openai, messages, true);
       if (upstream.requests.slice(first).some((_r, j) => hinted(first + j))) break;
-      await new Promise((r) => setTimeout(r, 40));
+      await new Promise((r) => setTimeout(r, MODEL_LATENCY_MS));
     }
     const hintedRequest = upstream.requests.slice(first).find((_r, j) => hinted(first + j));
     expect(hintedRequest?.body.stream).toBe(true);
