@@ -1,13 +1,15 @@
 /**
  * The dashboard in a real browser (Debian's Chromium, headless, driven by playwright-core) against the
  * embedded pipeline fed by a simulated fleet of 50 agents: the fleet page lists the 50 agents within
- * 15 s; the page of an agent with an injected loop shows its deviation, the hint and what followed.
+ * 15 s; the page of an agent with an injected loop shows its deviation, the hint and what followed; a
+ * tenant whose first agent comes after the page loaded gets its section on a refresh.
  * Screenshots go to a temporary folder (docs/dashboard-*.png with WAYFINDER_UPDATE_SCREENSHOTS=1).
  * Chromium missing fails loudly.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-import type { RunningServices } from '@wayfinder/service-runtime';
+import { loadConfig } from '@wayfinder/config';
+import { startServices, type RunningServices } from '@wayfinder/service-runtime';
 import { agentTimeline } from '@wayfinder/service-operations';
 import { SimulatedFleet } from '@wayfinder/testing';
 import { runFleetThroughPipeline } from './fleet-pipeline-run';
@@ -82,6 +84,36 @@ describe('the dashboard in headless Chromium', () => {
       release();
       await run;
       await served?.close();
+    }
+  });
+
+  it('shows a tenant whose first agent appears after the page loaded (the local operator\'s page of every tenant)', async () => {
+    const running = await startServices(loadConfig({}, { port: '0', host: '127.0.0.1' }), { logger: false });
+    try {
+      const base = running.gateway!.url; // eslint-disable-line @typescript-eslint/no-non-null-assertion
+      const post = async (tenantId: string) => {
+        // The task first: the localizer holds the steps of a task without a map (up to its hold timeout).
+        const task = await fetch(`${base}/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenantId, taskId: 'report', goal: 'Read the sales data -> write the report' }) });
+        expect(task.status).toBe(201);
+        const steps = [0, 1].map((seq) => ({ tenantId, agentId: `${tenantId}-agent`, taskId: 'report', runId: 'r1', seq, kind: 'action', action: { tool: 'read_file', args: { path: `/data/${seq}.csv` } } }));
+        const answer = await fetch(`${base}/v1/steps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(steps) });
+        expect(answer.status).toBe(202);
+        for (const deadline = Date.now() + 20_000; !(await running.history.tenants()).includes(tenantId); await new Promise((r) => setTimeout(r, 50))) {
+          if (Date.now() > deadline) throw new Error(`${tenantId}'s steps never reached the history`);
+        }
+      };
+      await post('early');
+      const page = await browser.newPage();
+      await page.goto(base);
+      await page.getByRole('heading', { name: 'Tenant early' }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Tenant late' }).count()).toBe(0);
+      await post('late');
+      // The next refresh (every 2 s) sees a tenant it does not show and reloads the page.
+      await page.getByRole('heading', { name: 'Tenant late' }).waitFor({ timeout: 10_000 });
+      expect(await page.locator('table.agents tbody tr', { hasText: 'late-agent' }).count()).toBe(1);
+      expect(await page.getByRole('heading', { name: 'Tenant early' }).count()).toBe(1);
+    } finally {
+      await running.stop();
     }
   });
 });

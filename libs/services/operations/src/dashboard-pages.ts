@@ -1,7 +1,8 @@
 /**
  * The dashboard's pages as plain server-rendered HTML (no framework): headings, tables with captions,
  * labelled forms and live regions, so that people and browser tests find things by role and text. A
- * small inline script refreshes the fleet page from the query API every 2 s.
+ * small inline script refreshes the fleet page from the query API every 2 s (and reloads it when a new
+ * tenant appears on the local operator's page of every tenant).
  */
 import type { TenantPolicy } from '@wayfinder/contracts';
 import { persistenceCurveSvg } from '@wayfinder/evaluation';
@@ -37,7 +38,12 @@ export interface FleetSection {
   agents: readonly AgentSummary[];
 }
 
-export function fleetPage(sections: readonly FleetSection[], local: boolean): string {
+/**
+ * The fleet page: a section per tenant. `everyTenant` (the local operator's page with no `?tenantId=`):
+ * a tenant whose first agent appears after the page loaded has no section yet, so the refresh reloads the
+ * page when `/v1/tenants` names one it does not show.
+ */
+export function fleetPage(sections: readonly FleetSection[], local: boolean, everyTenant = false): string {
   const body = sections
     .map(({ fleet, agents }) => {
       const id = `tenant-${esc(fleet.tenantId)}`;
@@ -58,7 +64,8 @@ async function refresh(){for(const s of document.querySelectorAll('section[data-
 const r=await fetch('/v1/agents'+qs,{credentials:'same-origin'});if(!r.ok)continue;const {agents}=await r.json();
 s.querySelector('table.agents tbody').innerHTML=agents.map(a=>'<tr><td><a href="/agents/'+encodeURIComponent(a.agentId)+qs+'">'+esc(a.agentId)+'</a></td><td>'+esc(a.taskId)+'</td><td class="state-'+a.state+'">'+a.state+'</td><td>'+a.deviations+'</td><td>'+a.corrections+'</td><td><time>'+esc(a.lastSeen)+'</time></td></tr>').join('');
 const f=await (await fetch('/v1/fleet'+qs,{credentials:'same-origin'})).json();for(const [st,n] of Object.entries(f.states)){const c=s.querySelector('[data-state="'+st+'"]');if(c)c.textContent=n;}}}
-setInterval(()=>refresh().catch(()=>{}),2000);
+async function newTenant(){if(!${everyTenant})return false;const r=await fetch('/v1/tenants',{credentials:'same-origin'});if(!r.ok)return false;const shown=new Set([...document.querySelectorAll('section[data-tenant]')].map(s=>s.dataset.tenant));return (await r.json()).tenants.some(t=>!shown.has(t));}
+setInterval(()=>newTenant().then(n=>n?location.reload():refresh()).catch(()=>{}),2000);
 if(!document.querySelector('section[data-tenant]'))setTimeout(()=>location.reload(),1000);`;
   return page('Wayfinder fleet', `<h1>Wayfinder fleet</h1>${body || '<p>No agents yet.</p>'}`, script);
 }

@@ -7,7 +7,7 @@ import { Body, Controller, Get, Header, HttpCode, Inject, Optional, Param, Post,
 import type { HistoryStore } from '@wayfinder/history';
 import type { PolicyBook } from '@wayfinder/service-core';
 import { agentPage, escalationsPage, fleetPage, loginPage, policyPage } from './dashboard-pages';
-import { agentTimeline, fleetView, listAgents, listEscalations } from './history-queries';
+import { agentTimeline, fleetView, listAgents, listEscalations, readableTenants } from './history-queries';
 import { httpError } from './http-errors';
 import type { SessionBook } from './session-book';
 import { tenantOfRequest, TENANT_CONTEXT_PROPERTY, type RequestWithTenant, type TenantContext } from './tenant-context';
@@ -44,9 +44,9 @@ export class DashboardController {
   async fleet(@Req() request: RequestWithTenant, @Res() response: RedirectResponse, @Query('tenantId') named?: string): Promise<void> {
     const tenant = this.tenantOr(request, response);
     if (!tenant) return;
-    const tenants = tenant.local && named === undefined ? await this.store.tenants() : [tenant.tenantId];
+    const tenants = await readableTenants(this.store, tenant, named);
     const sections = await Promise.all(tenants.map(async (t) => ({ fleet: await fleetView(this.store, t), agents: await listAgents(this.store, t) })));
-    response.type('html').send(fleetPage(sections, tenant.local === true));
+    response.type('html').send(fleetPage(sections, tenant.local === true, tenant.local === true && named === undefined));
   }
 
   @Get('agents/:agentId')

@@ -15,6 +15,7 @@ import {
   type FleetView,
   type HistoryStore,
 } from '@wayfinder/history';
+import type { TenantContext } from './tenant-context';
 
 export interface AgentsQuery {
   state?: AgentState;
@@ -59,6 +60,14 @@ export async function listEscalations(store: HistoryStore, tenantId: string, que
     open: !resumes.some((r) => r.kind === 'ack' && r.subject === 'resume' && r.agentId === e.agentId && Date.parse(r.ts) >= Date.parse(e.ts)),
   }));
   return views.filter((v) => query.open === undefined || v.open === query.open).reverse();
+}
+
+/**
+ * The tenants a request reads: for the local operator with no `?tenantId=`, every tenant with history
+ * (local mode sees the whole machine); otherwise only the request's own tenant.
+ */
+export async function readableTenants(store: HistoryStore, tenant: TenantContext, named: string | undefined): Promise<string[]> {
+  return tenant.local && named === undefined ? store.tenants() : [tenant.tenantId];
 }
 
 export async function fleetView(store: HistoryStore, tenantId: string): Promise<FleetView> {

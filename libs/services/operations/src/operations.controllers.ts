@@ -1,6 +1,6 @@
 /**
  * The query API (DESIGN §13, GATEWAY-API.md): `GET /v1/agents?state=&task=`, `GET /v1/agents/:id/timeline`,
- * `GET /v1/escalations?open=true`, `GET /v1/fleet`, `POST /v1/deviations/:id/false-positive`. The tenant is
+ * `GET /v1/escalations?open=true`, `GET /v1/fleet`, `GET /v1/tenants`, `POST /v1/deviations/:id/false-positive`. The tenant is
  * always the request's TenantContext; another tenant's agent or deviation is a 404, as if absent.
  */
 import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
@@ -8,7 +8,7 @@ import type { Bus } from '@wayfinder/bus';
 import type { PolicyBook } from '@wayfinder/service-core';
 import type { FalsePositiveRecord, HistoryStore } from '@wayfinder/history';
 import { FalsePositiveShares } from './false-positive-shares';
-import { agentTimeline, fleetView, isAgentState, listAgents, listEscalations } from './history-queries';
+import { agentTimeline, fleetView, isAgentState, listAgents, listEscalations, readableTenants } from './history-queries';
 import { httpError } from './http-errors';
 import { suppressionOf } from './suppression';
 import { requireOperator, Tenant, type TenantContext } from './tenant-context';
@@ -47,6 +47,12 @@ export class OperationsController {
   @Get('fleet')
   async fleet(@Tenant() tenant: TenantContext) {
     return fleetView(this.store, tenant.tenantId);
+  }
+
+  /** The tenants this key reads: its own; for the local operator with no ?tenantId=, every tenant with history. */
+  @Get('tenants')
+  async tenants(@Tenant() tenant: TenantContext, @Query('tenantId') named?: string) {
+    return { tenants: await readableTenants(this.store, tenant, named) };
   }
 
   /** Suppresses the deviation's pattern (detector, tool, argsHash) for its agent for the policy's time. */

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningServices } from '../runtime';
-import { call, loopSteps, REPORT_TASK, startWithGateway } from './gateway.testing';
+import { call, eventually, loopSteps, REPORT_TASK, startWithGateway } from './gateway.testing';
 
 describe('local mode', () => {
   let running: RunningServices;
@@ -33,6 +33,11 @@ describe('local mode', () => {
     }
     expect(corrections[0]).toMatchObject({ tenantId: 'local', agentId: 'me', action: 'hint' });
     expect((await call(base, 'GET', '/v1/agents/me/corrections?tenantId=other')).body.corrections).toEqual([]);
+    // The local operator's tenants: every one with history (the dashboard's page of every tenant reads it).
+    expect((await call(base, 'POST', '/v1/steps', { body: loopSteps('them', 1, { tenantId: 'initech' }) })).body.accepted).toBe(2);
+    await eventually(async () => (await call(base, 'GET', '/v1/tenants')).body.tenants.includes('initech'), 20_000, "initech's first steps in the history");
+    expect((await call(base, 'GET', '/v1/tenants')).body.tenants).toEqual(expect.arrayContaining(['local', 'initech']));
+    expect((await call(base, 'GET', '/v1/tenants?tenantId=initech')).body.tenants).toEqual(['initech']);
 
     const created = generateApiKey('acme');
     await new FileKeyStore(keysFilePath(workingDir)).add(created.record);

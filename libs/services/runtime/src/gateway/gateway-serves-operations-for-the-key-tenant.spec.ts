@@ -39,6 +39,11 @@ describe('the gateway serving the operations module', () => {
     expect(await call(base, 'GET', '/v1/fleet', { key: ACME })).toMatchObject({ status: 200, body: { tenantId: 'acme' } });
     expect((await call(base, 'GET', '/v1/fleet', { key: ACME })).body.agents).toBeGreaterThan(0);
     expect(await call(base, 'GET', '/v1/fleet', { key: GLOBEX })).toMatchObject({ status: 200, body: { tenantId: 'globex', agents: 0 } });
+    // A key reads one tenant, its own, even when others have history.
+    expect(await call(base, 'GET', '/v1/tenants', { key: ACME })).toMatchObject({ status: 200, body: { tenants: ['acme'] } });
+    expect(await call(base, 'GET', '/v1/tenants', { key: GLOBEX })).toMatchObject({ status: 200, body: { tenants: ['globex'] } });
+    expect((await call(base, 'GET', '/v1/tenants?tenantId=acme', { key: GLOBEX })).status).toBe(403);
+    expect((await call(base, 'GET', '/v1/tenants')).status).toBe(401);
     expect((await call(base, 'GET', '/v1/agents?tenantId=acme', { key: GLOBEX })).status).toBe(403);
     expect(await call(base, 'GET', '/v1/agents/a1/timeline', { key: GLOBEX })).toMatchObject({ status: 404, body: { field: 'agentId' } });
     expect((await call(base, 'GET', '/v1/agents')).status).toBe(401);
