@@ -43,7 +43,12 @@ export class AgentTrails implements AgentStateHolder {
     const key = compositeKey(scope.tenantId, scope.agentId);
     let tasks = this.agents.get(key);
     let slot = tasks?.get(scope.taskId);
-    if (!slot) slot = { trail: newTrail(await seed()), log: new TrailLogBytes() };
+    if (!slot) {
+      const checkpointed = await seed();
+      // Another batch (a correction beside the agent's first steps) may have made the trail while the
+      // seed was read: that one holds what it applied since, and stays.
+      slot = this.agents.get(key)?.get(scope.taskId) ?? { trail: newTrail(checkpointed), log: new TrailLogBytes() };
+    }
     tasks = this.agents.get(key);
     if (!tasks) this.agents.set(key, (tasks = new Map()));
     else if (this.maxAgents !== Infinity) {
