@@ -60,6 +60,11 @@ export interface VectorStore {
   query(query: VectorQuery): Promise<ScoredMemory[]>;
   /** Removes every point of the tenant and nothing else. */
   deleteTenant(tenantId: string): Promise<void>;
+  /**
+   * A store on a server: whether it answers now, bounded in time (false rather than hanging). The
+   * runtime's dependency gate asks it after a failed batch; a store in this process has none.
+   */
+  answers?(): Promise<boolean>;
 }
 
 export function assertTenant(tenantId: unknown): asserts tenantId is string {

@@ -116,6 +116,21 @@ export class QdrantVectorStore implements VectorStore {
     return hits.slice(0, query.limit);
   }
 
+  /**
+   * Whether Qdrant answers now (a collection lookup), bounded in time: false rather than hanging. The
+   * runtime's dependency gate asks it after a failed batch, so that an outage pauses consumption instead
+   * of dead-lettering good steps (DESIGN §14).
+   */
+  async answers(timeoutMs = 1_000): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    try {
+      return await Promise.race([this.client.collectionExists(this.collection).then(() => true, () => false), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async deleteTenant(tenantId: string): Promise<void> {
     const filter = tenantFilter(tenantId);
     await this.ensureCollection();

@@ -14,7 +14,7 @@ import { Module, type DynamicModule, type INestMicroservice, type LoggerService,
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
-import { BusTransport, FusedBus, HandlerErrorFilter, InProcessBus, InProcessEdges, createKafkaBus, type Bus, type DependencyGate, type RetryPolicy } from '@wayfinder/bus';
+import { BusTransport, FusedBus, HandlerErrorFilter, InProcessBus, InProcessEdges, createKafkaBus, type Bus, type RetryPolicy } from '@wayfinder/bus';
 import { kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { embedderChoices, PROFILES } from '@wayfinder/detection';
 import { HashingEmbedder } from '@wayfinder/embeddings';
@@ -39,6 +39,7 @@ import { HELD_STEP_STORE, StateLocalizerModule } from '@wayfinder/service-state-
 import { startOtlpNormalizer } from '@wayfinder/service-otlp-normalizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
 import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
+import { dependencyGate, redisAnswers, type Dependency } from './dependency-gate';
 
 /** Services with an HTTP app of their own (started apart); the others are bus-only Nest apps. */
 type HttpService = 'memory-service' | 'gateway';
@@ -47,16 +48,6 @@ type PlainService = 'otlp-normalizer';
 type StreamService = Exclude<ServiceName, HttpService | PlainService>;
 
 /** Whether Redis answers a PING within a second (false rather than waiting on ioredis' reconnects). */
-async function answers(redis: Redis): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 1_000)));
-  try {
-    return await Promise.race([redis.ping().then((r) => r === 'PONG', () => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** The consumer group of a service: the same whether it runs alone or co-located with others. */
 export function serviceGroupId(config: Pick<WayfinderConfig, 'groupPrefix'>, service: ServiceName): string {
   return `${config.groupPrefix}.${service}`;
@@ -222,13 +213,10 @@ async function start(
   let redis: Redis | undefined;
   let mapStore: MapStore;
   let rawBus: Bus;
-  // Back-pressure on a Redis outage: a handler failing while Redis does not answer pauses its partition
-  // (heartbeating, nothing committed or dead-lettered) until Redis answers again (DESIGN §7).
-  const gate: DependencyGate = {
-    ready: () => (redis ? answers(redis) : Promise.resolve(true)),
-    onChange: (paused, ms) =>
-      process.stderr.write(paused ? 'wayfinder: Redis does not answer: consumption paused\n' : `wayfinder: Redis answers again after ${ms} ms: consumption resumed\n`),
-  };
+  // Back-pressure on an outage: a handler failing while Redis (or the memory service's Qdrant) does not
+  // answer pauses its partition (heartbeating, nothing committed or dead-lettered) until it answers again (DESIGN §7).
+  const dependencies: Dependency[] = [];
+  const gate = dependencyGate(dependencies, (line) => process.stderr.write(`${line}\n`));
   const security = config.mode === 'distributed' ? kafkaSecurity(config) : {};
   const fusedTopics = fusedTopicsOf(config);
   const makeBus = (clientSuffix: string): Bus =>
@@ -265,6 +253,7 @@ async function start(
     });
     await connection.ping();
     closers.push(() => connection.quit());
+    dependencies.push({ name: 'Redis', answers: () => redisAnswers(connection) });
     mapStore = new RedisMapStore(connection, { namespace: config.topicPrefix });
     extraProviders.push({ provide: DETECTOR_STATE_STORE, useValue: new RedisDetectorStateStore(connection, { namespace: config.topicPrefix }) });
     const stores: AgentStateStores = (kind) => new RedisAgentStateStore(connection, kind, { namespace: config.topicPrefix });
@@ -318,18 +307,21 @@ async function start(
   if (services.includes('memory-service')) {
     // Its own bus client and consumer group: it is an HTTP app with a transport of its own.
     const memoryBus = config.mode === 'embedded' ? new InProcessBus({ broker: (rawBus as InProcessBus).broker }) : makeBus('memory');
+    const stores = memoryStores({
+      mode: config.mode,
+      redis,
+      qdrantUrl: config.qdrantUrl,
+      qdrantApiKey: config.qdrantApiKey,
+      dimension: embedder.dimension,
+      namespace: config.topicPrefix || undefined,
+      idleTtlMs: config.stateIdleTtlMs,
+      maxAgents: config.stateMaxAgents,
+    });
+    const { vectorStore } = stores;
+    if (vectorStore.answers) dependencies.push({ name: 'Qdrant', answers: () => vectorStore.answers!() }); // eslint-disable-line @typescript-eslint/no-non-null-assertion
     memory = await startMemoryService({
       bus: fuse(new TracedBus(memoryBus, tracing)),
-      stores: memoryStores({
-        mode: config.mode,
-        redis,
-        qdrantUrl: config.qdrantUrl,
-        qdrantApiKey: config.qdrantApiKey,
-        dimension: embedder.dimension,
-        namespace: config.topicPrefix || undefined,
-        idleTtlMs: config.stateIdleTtlMs,
-        maxAgents: config.stateMaxAgents,
-      }),
+      stores,
       mapStore,
       embedder,
       port: config.memoryPort,
