@@ -3,8 +3,15 @@
  * trigrams, with CJK text segmented into character unigrams and bigrams. Deterministic, no model, no
  * global cache, fast enough for the detector hot path. Thresholds in policies are calibrated for it.
  */
-import { FNV1A_OFFSET_BASIS, fnv1aStep } from '@wayfinder/contracts';
+import { FNV1A_OFFSET_BASIS as CONTRACTS_FNV1A_OFFSET_BASIS, fnv1aStep as contractsFnv1aStep } from '@wayfinder/contracts';
 import { normalize, type SyncEmbedder } from './embedder';
+
+/**
+ * Bound once: compiled to CommonJS, each use of an import of the contracts barrel (`export *`) goes through
+ * a re-export getter, and these run for every character and word embedded (~3 µs per pipeline step, issue #17).
+ */
+const fnv1aStep = contractsFnv1aStep;
+const FNV1A_OFFSET_BASIS = CONTRACTS_FNV1A_OFFSET_BASIS;
 
 export interface HashingEmbedderOptions {
   /** Vector dimension (default 256). */

@@ -2,7 +2,10 @@
  * Fast, portable, non-cryptographic string hashes for fingerprints (no node:crypto: domain libs run
  * anywhere). 32-bit FNV-1a with a murmur finalizer; collisions inside a 30-record window are negligible.
  */
-import { FNV1A_OFFSET_BASIS, fnv1a32 } from '@wayfinder/contracts';
+import { FNV1A_OFFSET_BASIS, fnv1a32 as contractsFnv1a32 } from '@wayfinder/contracts';
+
+/** Bound once, not read through the contracts barrel's re-export getter on every hash (see hashing-embedder.ts). */
+const fnv1a32 = contractsFnv1a32;
 
 export function hash32(text: string, seed = FNV1A_OFFSET_BASIS): number {
   let h = fnv1a32(text, seed) | 0;
