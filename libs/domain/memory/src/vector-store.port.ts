@@ -61,10 +61,11 @@ export interface VectorStore {
   /** Removes every point of the tenant and nothing else. */
   deleteTenant(tenantId: string): Promise<void>;
   /**
-   * A store on a server: whether it answers now, bounded in time (false rather than hanging). The
-   * runtime's dependency gate asks it after a failed batch; a store in this process has none.
+   * A store on a server: resolves when it answers, rejects when it does not (the caller bounds the time,
+   * as a readiness check). The runtime's dependency gate runs it after a failed batch; a store in this
+   * process has none.
    */
-  answers?(): Promise<boolean>;
+  ping?(): Promise<unknown>;
 }
 
 export function assertTenant(tenantId: unknown): asserts tenantId is string {

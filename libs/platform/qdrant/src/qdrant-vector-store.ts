@@ -117,18 +117,12 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   /**
-   * Whether Qdrant answers now (a collection lookup), bounded in time: false rather than hanging. The
-   * runtime's dependency gate asks it after a failed batch, so that an outage pauses consumption instead
-   * of dead-lettering good steps (DESIGN §14).
+   * Resolves when Qdrant answers (a collection lookup, whether or not the collection exists yet), rejects
+   * when it does not. The runtime's dependency gate runs it, bounded in time, after a failed batch, so that
+   * an outage pauses consumption instead of dead-lettering good steps (DESIGN §14).
    */
-  async answers(timeoutMs = 1_000): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    try {
-      return await Promise.race([this.client.collectionExists(this.collection).then(() => true, () => false), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+  async ping(): Promise<void> {
+    await this.client.collectionExists(this.collection);
   }
 
   async deleteTenant(tenantId: string): Promise<void> {

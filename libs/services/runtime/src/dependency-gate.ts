@@ -3,26 +3,22 @@
  * dependency answers. While one does not, consumption pauses (heartbeating, nothing committed or
  * dead-lettered) until it answers again, instead of retrying good messages into the dead-letter topic.
  * The dependencies are Redis (distributed mode) and the long-term memory store when the memory service
- * runs in this process on a server (Qdrant): fused, its writes are inside the steps batch.
+ * runs in this process on a server (Qdrant): fused, its writes are inside the steps batch. Each is a
+ * readiness check of @wayfinder/health, run as /health/ready runs them (concurrently, each bounded).
  */
 import type { DependencyGate } from '@wayfinder/bus';
-import type Redis from 'ioredis';
+import { runChecks, type HealthCheck } from '@wayfinder/health';
 
-export interface Dependency {
-  /** Named in the pause and resume lines. */
-  readonly name: string;
-  /** Whether it answers now, bounded in time. */
-  answers(): Promise<boolean>;
-}
-
-/** A gate over `dependencies` (read at every check: a service started later adds its own). */
-export function dependencyGate(dependencies: readonly Dependency[], log: (line: string) => void): DependencyGate {
+/** A gate over `checks`, by the name the pause and resume lines give (read at every check: a service started later adds its own). */
+export function dependencyGate(checks: Readonly<Record<string, HealthCheck>>, log: (line: string) => void, timeoutMs = 1_000): DependencyGate {
   let down: readonly string[] = [];
   let pausedFor: readonly string[] = [];
   return {
     async ready() {
-      const answered = await Promise.all(dependencies.map((d) => d.answers().catch(() => false)));
-      down = dependencies.filter((_, i) => !answered[i]).map((d) => d.name);
+      const report = await runChecks(checks, timeoutMs);
+      down = Object.entries(report.checks)
+        .filter(([, result]) => result.status === 'down')
+        .map(([name]) => name);
       return down.length === 0;
     },
     onChange(paused, pausedMs) {
@@ -34,17 +30,6 @@ export function dependencyGate(dependencies: readonly Dependency[], log: (line: 
       }
     },
   };
-}
-
-/** Redis answers a PING within a second. */
-export async function redisAnswers(redis: Redis): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 1_000)));
-  try {
-    return await Promise.race([redis.ping().then((r) => r === 'PONG', () => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function listed(names: readonly string[]): string {

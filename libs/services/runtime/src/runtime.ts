@@ -39,7 +39,7 @@ import { HELD_STEP_STORE, StateLocalizerModule } from '@wayfinder/service-state-
 import { startOtlpNormalizer } from '@wayfinder/service-otlp-normalizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
 import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
-import { dependencyGate, redisAnswers, type Dependency } from './dependency-gate';
+import { dependencyGate } from './dependency-gate';
 
 /** Services with an HTTP app of their own (started apart); the others are bus-only Nest apps. */
 type HttpService = 'memory-service' | 'gateway';
@@ -47,7 +47,6 @@ type HttpService = 'memory-service' | 'gateway';
 type PlainService = 'otlp-normalizer';
 type StreamService = Exclude<ServiceName, HttpService | PlainService>;
 
-/** Whether Redis answers a PING within a second (false rather than waiting on ioredis' reconnects). */
 /** The consumer group of a service: the same whether it runs alone or co-located with others. */
 export function serviceGroupId(config: Pick<WayfinderConfig, 'groupPrefix'>, service: ServiceName): string {
   return `${config.groupPrefix}.${service}`;
@@ -215,7 +214,7 @@ async function start(
   let rawBus: Bus;
   // Back-pressure on an outage: a handler failing while Redis (or the memory service's Qdrant) does not
   // answer pauses its partition (heartbeating, nothing committed or dead-lettered) until it answers again (DESIGN §7).
-  const dependencies: Dependency[] = [];
+  const dependencies: Record<string, HealthCheck> = {};
   const gate = dependencyGate(dependencies, (line) => process.stderr.write(`${line}\n`));
   const security = config.mode === 'distributed' ? kafkaSecurity(config) : {};
   const fusedTopics = fusedTopicsOf(config);
@@ -253,7 +252,6 @@ async function start(
     });
     await connection.ping();
     closers.push(() => connection.quit());
-    dependencies.push({ name: 'Redis', answers: () => redisAnswers(connection) });
     mapStore = new RedisMapStore(connection, { namespace: config.topicPrefix });
     extraProviders.push({ provide: DETECTOR_STATE_STORE, useValue: new RedisDetectorStateStore(connection, { namespace: config.topicPrefix }) });
     const stores: AgentStateStores = (kind) => new RedisAgentStateStore(connection, kind, { namespace: config.topicPrefix });
@@ -264,6 +262,7 @@ async function start(
     rawBus = options.bus ?? makeBus('services');
     checks.kafka = kafkaCheck(config.kafkaBrokers, undefined, security as Parameters<typeof kafkaCheck>[2]);
     checks.redis = redisCheck(connection);
+    dependencies.Redis = checks.redis;
   }
   extraProviders.push({ provide: HISTORY_STORE, useValue: history }, { provide: WEBHOOK_TIMEOUT_MS, useValue: options.webhookTimeoutMs ?? 10_000 });
   const system = config.mode === 'embedded' ? 'in-process' : 'kafka';
@@ -317,8 +316,8 @@ async function start(
       idleTtlMs: config.stateIdleTtlMs,
       maxAgents: config.stateMaxAgents,
     });
-    const { vectorStore } = stores;
-    if (vectorStore.answers) dependencies.push({ name: 'Qdrant', answers: () => vectorStore.answers!() }); // eslint-disable-line @typescript-eslint/no-non-null-assertion
+    const qdrantPing = stores.vectorStore.ping?.bind(stores.vectorStore);
+    if (qdrantPing) dependencies.Qdrant = qdrantPing;
     memory = await startMemoryService({
       bus: fuse(new TracedBus(memoryBus, tracing)),
       stores,
