@@ -3,14 +3,30 @@
  * used, freeze flag, the last verified checkpoint, watches, the deviations and corrections an escalation
  * reports), so that a correction engine restarted or moved to another instance decides exactly what it
  * would have decided without the restart. JSON: Sets and Maps become arrays.
+ *
+ * Version 2 writes each event (deviation, correction, escalation) once, in `events`, and the ladders
+ * refer to it by index (one event id, one entry): a correction sits in the reported list, the episode, a
+ * watch and the decisions at once, and was written up to four times in version 1. An event is immutable once made, so its JSON
+ * is kept beside it (a WeakMap) and an agent written back after every batch does not stringify the same
+ * events again (issue #17). Version 1 documents are still read.
  */
-import type { AgentLadder, Episode, MilestoneLadder } from './agent-ladder';
+import type { Correction, Deviation, Escalation } from '@wayfinder/contracts';
+import type { AgentLadder, Episode, MilestoneLadder, SelfHealWatch } from './agent-ladder';
 import type { Rung } from './ladder';
 
-export const LADDER_STATE_VERSION = 1;
+export const LADDER_STATE_VERSION = 2;
+const READABLE_VERSIONS = new Set([1, LADDER_STATE_VERSION]);
 
-interface EpisodeDoc extends Omit<Episode, 'patterns'> {
+/** An event in a version 2 document: its index in `events`. */
+type Ref = number;
+type Event = Correction | Deviation | Escalation;
+
+/** Either an event itself (version 1) or its index (version 2). */
+type Slot<E> = E | Ref;
+
+interface EpisodeDoc extends Omit<Episode, 'patterns' | 'lastCorrection'> {
   patterns: string[];
+  lastCorrection: Slot<Correction>;
 }
 
 interface MilestoneDoc extends Omit<MilestoneLadder, 'episode' | 'lastRungByPattern'> {
@@ -18,43 +34,84 @@ interface MilestoneDoc extends Omit<MilestoneLadder, 'episode' | 'lastRungByPatt
   lastRungByPattern: Array<[string, Rung]>;
 }
 
-interface LadderDoc extends Omit<AgentLadder, 'milestones' | 'seenDeviationIds' | 'decisions'> {
+interface LadderDoc extends Omit<AgentLadder, 'milestones' | 'seenDeviationIds' | 'decisions' | 'deviations' | 'corrections' | 'watches'> {
   milestones: Array<[string, MilestoneDoc]>;
   seenDeviationIds: string[];
-  decisions: Array<[string, AgentLadder['decisions'] extends Map<string, infer D> ? D : never]>;
+  decisions: Array<[string, { corrections: Array<Slot<Correction>>; escalations: Array<Slot<Escalation>> }]>;
+  deviations: Array<Slot<Deviation>>;
+  corrections: Array<Slot<Correction>>;
+  watches: Array<Omit<SelfHealWatch, 'correction'> & { correction: Slot<Correction> }>;
 }
 
 interface StateDoc {
   v: number;
+  events?: Event[];
   ladders: LadderDoc[];
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const eventJson = new WeakMap<object, string>();
+
+function jsonOf(event: Event): string {
+  let json = eventJson.get(event);
+  if (json === undefined) {
+    json = JSON.stringify(event);
+    eventJson.set(event, json);
+  }
+  return json;
+}
+
 export function encodeLadders(ladders: readonly AgentLadder[]): Uint8Array {
-  const doc: StateDoc = {
-    v: LADDER_STATE_VERSION,
-    ladders: ladders.map((l) => ({
-      ...l,
-      milestones: [...l.milestones].map(([key, m]) => [
-        key,
-        {
-          ...m,
-          episode: m.episode ? { ...m.episode, patterns: [...m.episode.patterns] } : undefined,
-          lastRungByPattern: [...m.lastRungByPattern],
-        },
-      ]),
-      seenDeviationIds: [...l.seenDeviationIds],
-      decisions: [...l.decisions],
-    })),
+  const events: string[] = [];
+  // By event id (unique within the agent's events): copies of one event, as a version 1 document reads, are written once too.
+  const indexOf = new Map<string, Ref>();
+  const ref = <E extends Event>(event: E): Ref => {
+    const id = `${event.schema} ${event.eventId}`;
+    let i = indexOf.get(id);
+    if (i === undefined) {
+      i = events.length;
+      indexOf.set(id, i);
+      events.push(jsonOf(event));
+    }
+    return i;
   };
-  return new TextEncoder().encode(JSON.stringify(doc));
+  const docs: LadderDoc[] = ladders.map((l) => ({
+    ...l,
+    milestones: [...l.milestones].map(([key, m]) => [
+      key,
+      {
+        // In the order milestoneLadder() makes them: a document read back writes the same bytes.
+        corrections: m.corrections,
+        rollbacks: m.rollbacks,
+        lastRungByPattern: [...m.lastRungByPattern],
+        episode: m.episode ? { ...m.episode, patterns: [...m.episode.patterns], lastCorrection: ref(m.episode.lastCorrection) } : undefined,
+      },
+    ]),
+    seenDeviationIds: [...l.seenDeviationIds],
+    decisions: [...l.decisions].map(([id, d]) => [id, { corrections: d.corrections.map(ref), escalations: d.escalations.map(ref) }]),
+    deviations: l.deviations.map(ref),
+    corrections: l.corrections.map(ref),
+    watches: l.watches.map((w) => ({ ...w, correction: ref(w.correction) })),
+  }));
+  return encoder.encode(`{"v":${LADDER_STATE_VERSION},"events":[${events.join(',')}],"ladders":${JSON.stringify(docs)}}`);
 }
 
 /** Throws on a document this build cannot read (the caller starts the agent over). */
 export function decodeLadders(bytes: Uint8Array): AgentLadder[] {
-  const doc = JSON.parse(new TextDecoder().decode(bytes)) as StateDoc;
-  if (!doc || doc.v !== LADDER_STATE_VERSION || !Array.isArray(doc.ladders)) {
+  const doc = JSON.parse(decoder.decode(bytes)) as StateDoc;
+  if (!doc || !READABLE_VERSIONS.has(doc.v) || !Array.isArray(doc.ladders)) {
     throw new Error(`correction state: unsupported document version ${String(doc?.v)}`);
   }
+  const events = doc.v === 1 ? [] : doc.events;
+  if (!Array.isArray(events)) throw new Error('correction state: malformed events');
+  // Version 2 holds indexes into `events` (one object per event, shared as in the engine); version 1 the events.
+  const event = <E extends Event>(slot: Slot<E>): E => {
+    if (typeof slot !== 'number') return slot;
+    const found = events[slot];
+    if (found === undefined) throw new Error(`correction state: no event ${slot}`);
+    return found as E;
+  };
   return doc.ladders.map((l) => {
     if (typeof l.tenantId !== 'string' || typeof l.agentId !== 'string' || !Array.isArray(l.milestones)) throw new Error('correction state: malformed ladder');
     return {
@@ -65,13 +122,16 @@ export function decodeLadders(bytes: Uint8Array): AgentLadder[] {
           {
             corrections: m.corrections,
             rollbacks: m.rollbacks,
-            episode: m.episode ? { ...m.episode, patterns: new Set(m.episode.patterns) } : undefined,
             lastRungByPattern: new Map(m.lastRungByPattern),
+            episode: m.episode ? { ...m.episode, patterns: new Set(m.episode.patterns), lastCorrection: event(m.episode.lastCorrection) } : undefined,
           },
         ]),
       ),
       seenDeviationIds: new Set(l.seenDeviationIds),
-      decisions: new Map(l.decisions),
+      decisions: new Map(l.decisions.map(([id, d]) => [id, { corrections: d.corrections.map(event), escalations: d.escalations.map(event) }])),
+      deviations: l.deviations.map(event),
+      corrections: l.corrections.map(event),
+      watches: l.watches.map((w) => ({ ...w, correction: event(w.correction) })),
     };
   });
 }

@@ -3,7 +3,7 @@
  * deploy/local), each case in a namespace of its own; the clock is the harness's.
  */
 import Redis from 'ioredis';
-import { historyStoreContract } from '@wayfinder/history/testing';
+import { historyStoreContract, stepRecord, T0 } from '@wayfinder/history/testing';
 import { RedisHistoryStore } from './redis-history-store';
 
 const url = process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -35,5 +35,21 @@ describe('RedisHistoryStore on a real Redis', () => {
     let now = startMs;
     const store = new RedisHistoryStore(redis, { ...limits, namespace: `${run}-${cases++}`, now: () => now });
     return { store, advance: (ms) => (now += ms) };
+  });
+});
+
+describe('RedisHistoryStore and malformed text', () => {
+  it('keeps a record whose strings hold a lone surrogate, with U+FFFD in its place, and the entry its task', async () => {
+    const store = new RedisHistoryStore(redis, { namespace: `${run}-${cases++}`, now: () => T0 + 60_000 });
+    const subject = { tenantId: 'acme', agentId: 'agent-1', taskId: 'task-\ud800x' };
+    const records = [stepRecord(subject, 0, T0, { tool: 'read\udfff' }), stepRecord({ ...subject, taskId: 'task-2' }, 1, T0 - 1_000)];
+    expect(await store.append(records)).toBe(2);
+    expect(await store.append(records)).toBe(0);
+    const history = await store.agentHistory('acme', 'agent-1');
+    expect(history.map((r) => r.kind === 'step' && [r.seq, r.taskId, r.tool])).toEqual([
+      [1, 'task-2', 'search'],
+      [0, 'task-\ufffdx', 'read\ufffd'],
+    ]);
+    expect(await store.agent('acme', 'agent-1')).toMatchObject({ taskId: 'task-\ufffdx', firstSeen: records[1].ts, lastSeen: records[0].ts, lastSeq: 1 });
   });
 });

@@ -1,0 +1,70 @@
+// The correction state document, version 2 (agent-ladder-state.ts): each event is written once and
+// referred to by index, a version 1 document written by an earlier build is still read and decides as
+// before, and a document read back writes the same bytes again.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Correction } from '@wayfinder/contracts';
+import { CorrectionEngine } from './correction-engine';
+import { AGENT, context, deviation, FIXED_NOW, position, TENANT, walk } from './ladder-scenario.testing';
+
+/** The scenario of the version 1 fixture: an agent looping on m2 past a hint and a rollback. */
+function upTo(engine: CorrectionEngine, lastSeq: number): Correction[] {
+  const ctx = context({ lastCheckpoint: undefined });
+  const out: Correction[] = [];
+  walk(engine, ctx, 0, 3, position('m1', [], 0));
+  walk(engine, ctx, 4, 9, position('m2', ['m1'], 0.25));
+  for (let seq = 10; seq <= lastSeq; seq++) {
+    walk(engine, ctx, seq, seq, position('m2', ['m1'], 0.25));
+    out.push(...engine.onDeviation(deviation('generic_repeat', seq, { loopStartSeq: 0, id: `d-${seq}` }), ctx).corrections);
+  }
+  return out;
+}
+
+function continueFrom(engine: CorrectionEngine, from: number, to: number): Correction[] {
+  const ctx = context({ lastCheckpoint: undefined });
+  const out: Correction[] = [];
+  for (let seq = from; seq <= to; seq++) {
+    walk(engine, ctx, seq, seq, position('m2', ['m1'], 0.25));
+    out.push(...engine.onDeviation(deviation('generic_repeat', seq, { loopStartSeq: 0, id: `d-${seq}` }), ctx).corrections);
+  }
+  return out;
+}
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+describe('the correction state document', () => {
+  it('writes each correction once, however many places of the ladder hold it', () => {
+    const engine = new CorrectionEngine({ now: () => FIXED_NOW });
+    const corrections = upTo(engine, 14);
+    expect(corrections.length).toBeGreaterThanOrEqual(2);
+    const doc = text(engine.exportAgentState(TENANT, AGENT)!);
+    expect(JSON.parse(doc).v).toBe(2);
+    for (const c of corrections) expect(doc.split(`"eventId":"${c.eventId}"`)).toHaveLength(2);
+  });
+
+  it('reads a version 1 document of an earlier build and decides what the uninterrupted engine decides', () => {
+    const v1 = readFileSync(join(__dirname, 'fixtures', 'ladder-state-v1.json'));
+    expect(JSON.parse(v1.toString('utf8')).v).toBe(1);
+    const reference = new CorrectionEngine({ now: () => FIXED_NOW });
+    upTo(reference, 14);
+    const restored = new CorrectionEngine({ now: () => FIXED_NOW });
+    restored.importAgentState(TENANT, AGENT, new Uint8Array(v1));
+    // Read back, it is the same state: written again, the same document as the reference's.
+    expect(text(restored.exportAgentState(TENANT, AGENT)!)).toBe(text(reference.exportAgentState(TENANT, AGENT)!));
+    const after = continueFrom(restored, 15, 22);
+    expect(after.map((c) => c.action)).toContain('freeze');
+    expect(after).toEqual(continueFrom(reference, 15, 22));
+  });
+
+  it('writes the same bytes once read back, and a reference to no event is refused', () => {
+    const engine = new CorrectionEngine({ now: () => FIXED_NOW });
+    upTo(engine, 20);
+    const first = engine.exportAgentState(TENANT, AGENT)!;
+    const again = new CorrectionEngine({ now: () => FIXED_NOW });
+    again.importAgentState(TENANT, AGENT, first);
+    expect(text(again.exportAgentState(TENANT, AGENT)!)).toBe(text(first));
+    const broken = text(first).replace(/"corrections":\[(\d+)/, '"corrections":[999');
+    expect(broken).not.toBe(text(first));
+    expect(() => new CorrectionEngine().importAgentState(TENANT, AGENT, new TextEncoder().encode(broken))).toThrow(/no event 999/);
+  });
+});
