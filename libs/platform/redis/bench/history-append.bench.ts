@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const record = (agent: number, n: number): StepSummary => ({
     id: `step:evt-${agent}-${n}-0123456789abcdef01234567`, kind: 'step', tenantId: 'bench-tenant-0', agentId: `agent-${agent}`, taskId: `task-${agent}`, runId: null,
     ts: new Date(start + n).toISOString(), seq: n, stepKind: 'action', tool: 'read_file', argsHash: '0123456789abcdef', milestoneId: 'm2', progress: 0.4, completed: ['m1'],
-    method: 'anchor', note: null, tokens: null,
+    method: 'validator', note: null, tokens: null,
   });
   const batch = () => Array.from({ length: BATCH }, (_, i) => record(i % AGENTS, seq++));
   for (let i = 0; i < 30; i++) await store.append(batch());
