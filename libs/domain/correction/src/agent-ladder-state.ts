@@ -10,7 +10,7 @@
  * is kept beside it (a WeakMap) and an agent written back after every batch does not stringify the same
  * events again (issue #17). Version 1 documents are still read.
  */
-import type { Correction, Deviation, Escalation } from '@wayfinder/contracts';
+import { CORRECTION_SCHEMA, DEVIATION_SCHEMA, ESCALATION_SCHEMA, type Correction, type Deviation, type Escalation } from '@wayfinder/contracts';
 import type { AgentLadder, Episode, MilestoneLadder, SelfHealWatch } from './agent-ladder';
 import type { Rung } from './ladder';
 
@@ -53,10 +53,19 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const eventJson = new WeakMap<object, string>();
 
+function isEscalation(event: Event): event is Escalation {
+  return event.schema === ESCALATION_SCHEMA;
+}
+
+/**
+ * An event's JSON, made once per event object. An escalation names its deviations and the corrections
+ * tried by event id (they are events of the document too: the agent's own lists, copied at the freeze), so
+ * a frozen agent's document does not hold each of them twice.
+ */
 function jsonOf(event: Event): string {
   let json = eventJson.get(event);
   if (json === undefined) {
-    json = JSON.stringify(event);
+    json = JSON.stringify(isEscalation(event) ? { ...event, deviations: event.deviations.map((d) => d.eventId), correctionsTried: event.correctionsTried.map((c) => c.eventId) } : event);
     eventJson.set(event, json);
   }
   return json;
@@ -70,6 +79,11 @@ export function encodeLadders(ladders: readonly AgentLadder[]): Uint8Array {
     const id = `${event.schema} ${event.eventId}`;
     let i = indexOf.get(id);
     if (i === undefined) {
+      // What an escalation names goes in first: a reader resolves each event from those before it.
+      if (isEscalation(event)) {
+        event.deviations.forEach(ref);
+        event.correctionsTried.forEach(ref);
+      }
       i = events.length;
       indexOf.set(id, i);
       events.push(jsonOf(event));
@@ -103,8 +117,7 @@ export function decodeLadders(bytes: Uint8Array): AgentLadder[] {
   if (!doc || !READABLE_VERSIONS.has(doc.v) || !Array.isArray(doc.ladders)) {
     throw new Error(`correction state: unsupported document version ${String(doc?.v)}`);
   }
-  const events = doc.v === 1 ? [] : doc.events;
-  if (!Array.isArray(events)) throw new Error('correction state: malformed events');
+  const events = doc.v === 1 ? [] : resolveEscalations(doc.events);
   // Version 2 holds indexes into `events` (one object per event, shared as in the engine); version 1 the events.
   const event = <E extends Event>(slot: Slot<E>): E => {
     if (typeof slot !== 'number') return slot;
@@ -133,5 +146,27 @@ export function decodeLadders(bytes: Uint8Array): AgentLadder[] {
       corrections: l.corrections.map(event),
       watches: l.watches.map((w) => ({ ...w, correction: event(w.correction) })),
     };
+  });
+}
+
+/** A version 2 document's events, each escalation's deviations and corrections tried resolved from the events before it. */
+function resolveEscalations(events: Event[] | undefined): Event[] {
+  if (!Array.isArray(events)) throw new Error('correction state: malformed events');
+  const byId = new Map<string, Event>();
+  return events.map((event) => {
+    if (isEscalation(event)) {
+      const named = <E extends Event>(schema: string, id: unknown): E => {
+        const found = byId.get(`${schema} ${String(id)}`);
+        if (!found) throw new Error(`correction state: escalation ${event.eventId} names no event ${String(id)}`);
+        return found as E;
+      };
+      event = {
+        ...event,
+        deviations: event.deviations.map((id) => named<Deviation>(DEVIATION_SCHEMA, id)),
+        correctionsTried: event.correctionsTried.map((id) => named<Correction>(CORRECTION_SCHEMA, id)),
+      };
+    }
+    byId.set(`${event.schema} ${event.eventId}`, event);
+    return event;
   });
 }

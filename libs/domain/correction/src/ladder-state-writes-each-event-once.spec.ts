@@ -33,13 +33,16 @@ function continueFrom(engine: CorrectionEngine, from: number, to: number): Corre
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 describe('the correction state document', () => {
-  it('writes each correction once, however many places of the ladder hold it', () => {
+  it('writes each event once, however many places of the ladder (and its escalation) hold it', () => {
     const engine = new CorrectionEngine({ now: () => FIXED_NOW });
-    const corrections = upTo(engine, 14);
-    expect(corrections.length).toBeGreaterThanOrEqual(2);
+    const corrections = upTo(engine, 20);
+    expect(corrections.map((c) => c.action)).toEqual(['hint', 'rollback', 'replan', 'freeze']);
     const doc = text(engine.exportAgentState(TENANT, AGENT)!);
     expect(JSON.parse(doc).v).toBe(2);
+    const escalation = (JSON.parse(doc).events as Array<{ schema: string; deviations?: unknown[] }>).find((e) => e.schema === 'wayfinder.escalation.v1');
+    expect(escalation?.deviations?.length).toBeGreaterThan(5);
     for (const c of corrections) expect(doc.split(`"eventId":"${c.eventId}"`)).toHaveLength(2);
+    for (let seq = 10; seq <= 19; seq++) expect(doc.split(`"eventId":"d-${seq}"`)).toHaveLength(2);
   });
 
   it('reads a version 1 document of an earlier build and decides what the uninterrupted engine decides', () => {
@@ -66,5 +69,8 @@ describe('the correction state document', () => {
     const broken = text(first).replace(/"corrections":\[(\d+)/, '"corrections":[999');
     expect(broken).not.toBe(text(first));
     expect(() => new CorrectionEngine().importAgentState(TENANT, AGENT, new TextEncoder().encode(broken))).toThrow(/no event 999/);
+    const unnamed = text(first).replace(/"correctionsTried":\["cor-/, '"correctionsTried":["nothing-');
+    expect(unnamed).not.toBe(text(first));
+    expect(() => new CorrectionEngine().importAgentState(TENANT, AGENT, new TextEncoder().encode(unnamed))).toThrow(/names no event nothing-/);
   });
 });
