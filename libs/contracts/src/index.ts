@@ -13,3 +13,4 @@ export * from './otlp';
 export * from './keys';
 export { fastStepEvent } from './step-fast-path';
 export * from './hash';
+export * from './bytes';

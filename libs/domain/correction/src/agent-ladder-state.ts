@@ -10,7 +10,7 @@
  * is kept beside it (a WeakMap) and an agent written back after every batch does not stringify the same
  * events again (issue #17). Version 1 documents are still read.
  */
-import { CORRECTION_SCHEMA, DEVIATION_SCHEMA, ESCALATION_SCHEMA, type Correction, type Deviation, type Escalation } from '@wayfinder/contracts';
+import { CORRECTION_SCHEMA, DEVIATION_SCHEMA, ESCALATION_SCHEMA, utf8Bytes, type Correction, type Deviation, type Escalation } from '@wayfinder/contracts';
 import type { AgentLadder, Episode, MilestoneLadder, SelfHealWatch } from './agent-ladder';
 import type { Rung } from './ladder';
 
@@ -49,7 +49,6 @@ interface StateDoc {
   ladders: LadderDoc[];
 }
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const eventJson = new WeakMap<object, string>();
 
@@ -108,7 +107,7 @@ export function encodeLadders(ladders: readonly AgentLadder[]): Uint8Array {
     corrections: l.corrections.map(ref),
     watches: l.watches.map((w) => ({ ...w, correction: ref(w.correction) })),
   }));
-  return encoder.encode(`{"v":${LADDER_STATE_VERSION},"events":[${events.join(',')}],"ladders":${JSON.stringify(docs)}}`);
+  return utf8Bytes(`{"v":${LADDER_STATE_VERSION},"events":[${events.join(',')}],"ladders":${JSON.stringify(docs)}}`);
 }
 
 /** Throws on a document this build cannot read (the caller starts the agent over). */

@@ -3,7 +3,7 @@
  * milestones, current one, anchor progress — exported as snapshots for the durable state mechanism. A
  * restored snapshot waits, as it is, until the task's map is at hand (Localizer.restore needs it).
  */
-import type { CognitiveMap, StepEvent } from '@wayfinder/contracts';
+import { utf8Bytes, type CognitiveMap, type StepEvent } from '@wayfinder/contracts';
 import { Localizer, type LocalizerSnapshot } from '@wayfinder/cognitive-map';
 import type { SyncEmbedder } from '@wayfinder/embeddings';
 import { compositeKey, type AgentStateHolder } from '@wayfinder/service-core';
@@ -63,7 +63,7 @@ export class LocalizerStates implements AgentStateHolder {
       agentId,
       tasks: [...tasks].map(([taskId, e]) => [taskId, { ...e, localizer: e.localizer instanceof Localizer ? e.localizer.snapshot() : e.localizer }]),
     };
-    return new TextEncoder().encode(JSON.stringify(doc));
+    return utf8Bytes(JSON.stringify(doc));
   }
 
   importAgentState(tenantId: string, agentId: string, state: Uint8Array): void {
