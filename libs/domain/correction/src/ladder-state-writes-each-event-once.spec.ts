@@ -32,12 +32,18 @@ function continueFrom(engine: CorrectionEngine, from: number, to: number): Corre
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
+function exported(engine: CorrectionEngine): Uint8Array {
+  const state = engine.exportAgentState(TENANT, AGENT);
+  if (!state) throw new Error('the engine holds no state for the agent');
+  return state;
+}
+
 describe('the correction state document', () => {
   it('writes each event once, however many places of the ladder (and its escalation) hold it', () => {
     const engine = new CorrectionEngine({ now: () => FIXED_NOW });
     const corrections = upTo(engine, 20);
     expect(corrections.map((c) => c.action)).toEqual(['hint', 'rollback', 'replan', 'freeze']);
-    const doc = text(engine.exportAgentState(TENANT, AGENT)!);
+    const doc = text(exported(engine));
     expect(JSON.parse(doc).v).toBe(2);
     const escalation = (JSON.parse(doc).events as Array<{ schema: string; deviations?: unknown[] }>).find((e) => e.schema === 'wayfinder.escalation.v1');
     expect(escalation?.deviations?.length).toBeGreaterThan(5);
@@ -53,7 +59,7 @@ describe('the correction state document', () => {
     const restored = new CorrectionEngine({ now: () => FIXED_NOW });
     restored.importAgentState(TENANT, AGENT, new Uint8Array(v1));
     // Read back, it is the same state: written again, the same document as the reference's.
-    expect(text(restored.exportAgentState(TENANT, AGENT)!)).toBe(text(reference.exportAgentState(TENANT, AGENT)!));
+    expect(text(exported(restored))).toBe(text(exported(reference)));
     const after = continueFrom(restored, 15, 22);
     expect(after.map((c) => c.action)).toContain('freeze');
     expect(after).toEqual(continueFrom(reference, 15, 22));
@@ -62,10 +68,10 @@ describe('the correction state document', () => {
   it('writes the same bytes once read back, and a reference to no event is refused', () => {
     const engine = new CorrectionEngine({ now: () => FIXED_NOW });
     upTo(engine, 20);
-    const first = engine.exportAgentState(TENANT, AGENT)!;
+    const first = exported(engine);
     const again = new CorrectionEngine({ now: () => FIXED_NOW });
     again.importAgentState(TENANT, AGENT, first);
-    expect(text(again.exportAgentState(TENANT, AGENT)!)).toBe(text(first));
+    expect(text(exported(again))).toBe(text(first));
     const broken = text(first).replace(/"corrections":\[(\d+)/, '"corrections":[999');
     expect(broken).not.toBe(text(first));
     expect(() => new CorrectionEngine().importAgentState(TENANT, AGENT, new TextEncoder().encode(broken))).toThrow(/no event 999/);
