@@ -22,7 +22,7 @@ import type { CognitiveMap, LocalizedStep } from '@wayfinder/contracts';
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { stepSummaryOf, type HistoryRecord } from '@wayfinder/history';
 import { encodeAgentTrailsV1, InMemoryVectorStore, InMemoryWorkingMemory, MAX_LOG, trailState, type AgentTrail } from '@wayfinder/memory';
-import { RedisHistoryStore } from '@wayfinder/redis';
+import { deleteMatching, RedisHistoryStore } from '@wayfinder/redis';
 import { InMemoryMapStore, MapCache } from '@wayfinder/service-core';
 import { AgentTrails, MemoryRecorder } from '@wayfinder/service-memory';
 import { PerRecordHistoryAppend } from './history-append-per-record';
@@ -229,14 +229,7 @@ async function historyBench(batches: HistoryRecord[][], steps: number): Promise<
     };
   } finally {
     // Only this run's keys, never anything else on the shared Redis.
-    for (const pattern of [`wf:*:hist:${run}-*`, `wf:hist:${run}-*`]) {
-      let cursor = '0';
-      do {
-        const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-        if (keys.length > 0) await redis.del(...keys);
-        cursor = nextCursor;
-      } while (cursor !== '0');
-    }
+    await deleteMatching(redis, [`wf:*:hist:${run}-*`, `wf:hist:${run}-*`]);
     await redis.quit();
   }
 }

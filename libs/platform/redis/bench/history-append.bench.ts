@@ -7,6 +7,7 @@
  */
 import Redis from 'ioredis';
 import type { StepSummary } from '@wayfinder/history';
+import { deleteMatching } from '../src/keys';
 import { RedisHistoryStore } from '../src/redis-history-store';
 
 const BATCH = 800;
@@ -35,14 +36,7 @@ async function main(): Promise<void> {
   }
   const cpu = process.cpuUsage(cpu0);
   console.log(JSON.stringify({ records, userMicrosPerRecord: +(cpu.user / records).toFixed(2), systemMicrosPerRecord: +(cpu.system / records).toFixed(2), cpuMicrosPerRecord: +((cpu.user + cpu.system) / records).toFixed(2), wallMs: Date.now() - wall0 }));
-  for (const pattern of [`wf:*:hist:${namespace}:*`]) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  }
+  await deleteMatching(redis, [`wf:*:hist:${namespace}:*`, `wf:hist:${namespace}:*`]);
   await redis.quit();
 }
 

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import Redis from 'ioredis';
 import { InMemoryHistoryStore, type HistoryRecord, type HistoryStore } from '@wayfinder/history';
 import { deviationRecord, escalationRecord, stepRecord, T0 } from '@wayfinder/history/testing';
+import { deleteMatching } from './keys';
 import { RedisHistoryStore } from './redis-history-store';
 
 const url = process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -22,14 +23,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const pattern of [`wf:*:hist:${run}-*`, `wf:hist:${run}-*`]) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  }
+  await deleteMatching(redis, [`wf:*:hist:${run}-*`, `wf:hist:${run}-*`]);
   await redis.quit();
 });
 
