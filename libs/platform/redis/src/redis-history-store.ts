@@ -55,11 +55,11 @@ for _ = 1, agentCount do
   local stepsTtl, recordsTtl, entryTtl = 0, 0, 0
   local lastMs, lastI, firstMs, firstI, maxSeq, maxSeqText = nil, nil, nil, nil, nil, nil
   for _ = 1, n do
-    local score = tonumber(ARGV[a + 1])
+    local score, seqText = tonumber(ARGV[a + 1]), ARGV[a + 2]
     local ttl = math.max(1, score + retention - now)
     if redis.call('SET', KEYS[k], ARGV[a], 'NX', 'PX', ttl) then
       added = added + 1
-      if ARGV[a + 2] ~= '' then
+      if seqText ~= '' then
         redis.call('ZADD', steps, ARGV[a + 1], ARGV[a])
         if ttl > stepsTtl then stepsTtl = ttl end
       else
@@ -70,9 +70,9 @@ for _ = 1, agentCount do
       -- Like one record after the other: the newest (the later on a tie) names the task and run, the oldest (the earlier on a tie) is first seen.
       if (not lastMs) or score >= lastMs then lastMs, lastI = score, a end
       if (not firstMs) or score < firstMs then firstMs, firstI = score, a end
-      if ARGV[a + 2] ~= '' then
-        local seq = tonumber(ARGV[a + 2])
-        if (not maxSeq) or seq > maxSeq then maxSeq, maxSeqText = seq, ARGV[a + 2] end
+      if seqText ~= '' then
+        local seq = tonumber(seqText)
+        if (not maxSeq) or seq > maxSeq then maxSeq, maxSeqText = seq, seqText end
       end
       if ttl > entryTtl then entryTtl = ttl end
     end
@@ -219,8 +219,8 @@ export class RedisHistoryStore implements HistoryStore {
           for (const { record: r, ms } of part) {
             keys.push(`${prefix}rec:${encodeKeyPart(r.id)}`);
             // The script gives it its remaining retention: it expires when it would drop out of reads.
-            // As bytes: a command with a Buffer is written as one Buffer, which cost less system time here than the
-            // same bytes as one long string (issue #17: 3.0-3.9 against 4.6-5.1 µs per record, tmp history bench).
+            // As bytes: a command with a Buffer is written as one Buffer, which costs less system time than the
+            // same bytes as one long string (issue #17; libs/platform/redis/bench/history-append.bench.ts).
             argv.push(Buffer.from(recordJson(r)), ms, r.kind === 'step' ? r.seq : '');
           }
           agentCount++;
