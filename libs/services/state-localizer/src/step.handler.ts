@@ -32,6 +32,7 @@ import {
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { HELD_STEP_STORE, InMemoryHeldSteps, type HeldStepStore } from './held-steps.store';
 import { LocalizerStates } from './localizer-states';
+import { ReadWriteLock } from './read-write-lock';
 
 export const UNKNOWN_POSITION: Position = { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' };
 
@@ -61,6 +62,11 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
   private readonly mapless = new Set<string>();
   private readonly metrics = navigationMetrics();
   private readonly timers: PeriodicTask[];
+  /**
+   * Batches run shared; the sweep and the release of held steps run exclusive, so a batch never routes a
+   * step to wait behind held steps that are being taken away (ReadWriteLock).
+   */
+  private readonly lock = new ReadWriteLock();
   /** Anchor changes proposed by the steps localized since the last publish (dynamic anchors). */
   private proposals: AnchorChange[] = [];
 
@@ -127,7 +133,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
       if (!this.checked.has(k) || this.heldTasks.has(k)) await this.release(map);
     }
     const heldNow = new Map<string, StepEvent>();
-    await this.states.run(
+    await this.lock.shared(() => this.states.run(
       distinctAgents(steps, (s) => s),
       async () => {
         const out: LocalizedStep[] = [];
@@ -155,7 +161,7 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
         if (out.length > 0) await this.publish(out);
       },
       ctx?.getBatch?.()[0]?.partition ?? -1,
-    );
+    ));
     // The map may have arrived while this batch was held: onMap released only what was held before.
     for (const step of heldNow.values()) {
       const late = this.maps.peek(step.tenantId, step.taskId);
@@ -163,32 +169,38 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  /** Steps that waited for a map longer than the hold timeout are localized as unknown. */
-  async sweep(nowMs = this.clock.now()): Promise<void> {
-    const expired = onceEach(await this.held.takeExpired(nowMs - this.holdMs));
-    if (expired.length === 0) return;
-    for (const step of expired) {
-      this.markMapless(step);
-      this.holding.delete(holdKey(step));
-      this.heldTasks.delete(taskKey(step.tenantId, step.taskId));
-    }
-    this.logger.warn(`${expired.length} step(s) waited ${this.holdMs} ms for a map: localized as unknown`);
-    try {
-      await this.publish(expired.map((s) => unknown(s)));
-    } catch (error) {
-      await this.held.putBack(expired, nowMs - this.holdMs);
-      throw error;
-    }
+  /**
+   * Steps that waited for a map longer than the hold timeout are localized as unknown. When their publish
+   * fails they are held again, first in line, and their agents' later steps keep waiting behind them.
+   */
+  sweep(nowMs = this.clock.now()): Promise<void> {
+    return this.lock.exclusive(async () => {
+      const expired = onceEach(await this.held.takeExpired(nowMs - this.holdMs));
+      if (expired.length === 0) return;
+      for (const step of expired) this.markMapless(step);
+      this.stopHolding(expired);
+      this.logger.warn(`${expired.length} step(s) waited ${this.holdMs} ms for a map: localized as unknown`);
+      try {
+        await this.publish(expired.map((s) => unknown(s)));
+      } catch (error) {
+        await this.holdAgain(expired, nowMs - this.holdMs);
+        throw error;
+      }
+    });
   }
 
   /** Takes the steps held for the map's task (atomically: one instance gets them) and localizes them. */
-  private async release(map: CognitiveMap): Promise<void> {
+  private release(map: CognitiveMap): Promise<void> {
+    return this.lock.exclusive(() => this.releaseNow(map));
+  }
+
+  private async releaseNow(map: CognitiveMap): Promise<void> {
     const k = taskKey(map.tenantId, map.taskId);
     const steps = onceEach(await this.held.take(map.tenantId, map.taskId));
     if (this.checked.size >= MAX_MAPLESS_TASKS) this.checked.clear();
     this.checked.add(k);
+    this.stopHolding(steps);
     this.heldTasks.delete(k);
-    for (const step of steps) this.holding.delete(holdKey(step));
     if (steps.length === 0) return;
     try {
       await this.states.run(
@@ -203,8 +215,25 @@ export class StepHandler implements OnModuleInit, OnModuleDestroy {
         },
       );
     } catch (error) {
-      await this.held.putBack(steps, this.clock.now());
+      await this.holdAgain(steps, this.clock.now());
       throw error;
+    }
+  }
+
+  /** The steps were taken from the held store: their agents wait for nothing any more. */
+  private stopHolding(steps: readonly StepEvent[]): void {
+    for (const step of steps) {
+      this.holding.delete(holdKey(step));
+      this.heldTasks.delete(taskKey(step.tenantId, step.taskId));
+    }
+  }
+
+  /** Taken steps whose publish failed are held again, and their agents' later steps wait behind them. */
+  private async holdAgain(steps: readonly StepEvent[], heldAtMs: number): Promise<void> {
+    await this.held.putBack(steps, heldAtMs);
+    for (const step of steps) {
+      this.holding.add(holdKey(step));
+      this.heldTasks.add(taskKey(step.tenantId, step.taskId));
     }
   }
 

@@ -2,7 +2,8 @@
  * Chaos 3 (issue 14): the Kafka broker (one of the test's own) is killed and restarted while steps flow
  * through the localizer and the detector worker. Every step the broker accepted is processed, and none
  * is processed twice into a second, different deviation: the deviations are exactly those of one
- * uninterrupted detection engine fed the same steps (redelivered ones carry the same eventId).
+ * uninterrupted detection engine fed the same steps (redelivered ones carry the same eventId), and each
+ * agent's steps are localized in seq order (issue #17: a step held for a map once overtook).
  */
 import type { Deviation, LocalizedStep, StepEvent } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
@@ -112,6 +113,19 @@ describe('chaos: the broker restarted during load', () => {
     expect(services.child.exitCode).toBeNull();
     expect(deadLettered).toEqual([]);
     expect(accepted.every((s) => distinctSteps.has(s.eventId))).toBe(true);
+    // Each agent's steps were localized in seq order: the detector skips a step at or below the last seq it
+    // applied, so a step that overtook another loses the other.
+    const lastSeq = new Map<string, number>();
+    const overtaken: string[] = [];
+    const seen = new Set<string>();
+    for (const l of localized) {
+      if (seen.has(l.eventId)) continue;
+      seen.add(l.eventId);
+      const last = lastSeq.get(l.step.agentId) ?? -1;
+      if (l.step.seq < last) overtaken.push(`${l.eventId} after seq ${last}`);
+      else lastSeq.set(l.step.agentId, l.step.seq);
+    }
+    expect(overtaken).toEqual([]);
     expect([...distinct.keys()].sort()).toEqual([...expected.keys()].sort());
     const byStep = new Set([...distinct.values()].map((d) => `${d.agentId}/${d.atSeq}/${d.detector}/${d.level}`));
     expect(byStep.size).toBe(distinct.size);
