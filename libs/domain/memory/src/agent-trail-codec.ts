@@ -1,18 +1,22 @@
 /**
  * The durable form of an agent's trails (the memory service's per-agent state, DESIGN §7), written after
- * every batch that touched the agent. Version 2 is binary and incremental: the operation log (up to
+ * every batch that touched the agent. Version 3 is binary and incremental: the operation log (up to
  * MAX_LOG entries, most of the document) is appended to, never rewritten, so each entry is encoded once,
  * when first written, and kept as bytes in a `TrailLogBytes` beside the trail; a write copies those bytes
- * and encodes only the small rest (position, anchors, conclusion, STATE…). Version 1 (one JSON document,
- * re-stringified whole on every write) is still read: states written by an older build are in the store.
+ * and encodes only the small rest (position, anchors, conclusion, STATE…). An entry whose milestone is the
+ * one of the entry before it says so in one byte instead of repeating the id (an agent logs many steps per
+ * milestone: with the bench's 25-character ids that was 40% of a full document). Versions 2 (the same
+ * without that) and 1 (one JSON document, re-stringified whole on every write) are still read: states
+ * written by older builds are in the store.
  *
- * Layout of version 2 (numbers are LEB128 varints; `str` is a byte length then UTF-8; `str?` is 0 for
+ * Layout of version 3 (numbers are LEB128 varints; `str` is a byte length then UTF-8; `str?` is 0 for
  * absent, else the length + 1; signed numbers are zigzag-encoded):
- *   'W' 'T' 0x02, tenantId str, agentId str, taskCount, then per task:
+ *   'W' 'T' 0x03, tenantId str, agentId str, taskCount, then per task:
  *   taskId str, runId str?, lastSeq signed, position str? (JSON), anchors str? (JSON), conclusion str?,
  *   references (count, str…), lastFailure str?, checkpointed (count, str…), lastStateText str?,
- *   keptAliveAt (0 absent, else ms + 1), log (count, then per entry: seq signed, milestoneId str?,
- *   kind (index in LOG_KINDS), text str, conclusion str?).
+ *   keptAliveAt (0 absent, else ms + 1), log (count, then per entry: seq signed, milestone, kind (index in
+ *   LOG_KINDS), text str, conclusion str?). The milestone is 0 for none, 1 for the previous entry's (never
+ *   on the first entry), else the id's byte length + 2 and its UTF-8. Version 2 writes it as `str?`.
  */
 import type { Position } from '@wayfinder/contracts';
 import type { AnchorProgress } from '@wayfinder/cognitive-map';
@@ -29,6 +33,11 @@ export interface AgentTrailsDocument {
 const MAGIC_0 = 0x57; // 'W'
 const MAGIC_1 = 0x54; // 'T'
 const VERSION_2 = 2;
+const VERSION_3 = 3;
+/** An entry's milestone in version 3: none, the previous entry's, or (from this value on) the id's length + 2. */
+const MILESTONE_NONE = 0;
+const MILESTONE_SAME = 1;
+const MILESTONE_ID = 2;
 const LOG_KINDS: ReadonlyArray<OperationLogEntry['kind']> = ['action', 'observation', 'message', 'feedback', 'milestone', 'compaction', 'plan'];
 const KIND_INDEX = new Map(LOG_KINDS.map((k, i) => [k, i]));
 
@@ -179,14 +188,27 @@ class Reader {
     return n === 0 ? undefined : this.text(n - 1);
   }
 
+  /** A version 3 entry's milestone, `previous` being the entry before it's (null: none, or the first entry). */
+  milestone(previous: string | null): string | null {
+    const n = this.uint();
+    if (n === MILESTONE_NONE) return null;
+    if (n !== MILESTONE_SAME) return this.text(n - MILESTONE_ID);
+    if (previous === null) throw new Error('memory trail state: a log entry refers to a milestone before it that is not there');
+    return previous;
+  }
+
   get done(): boolean {
     return this.at === this.bytes.length;
   }
 }
 
-function writeEntry(w: Writer, e: OperationLogEntry): void {
+/** A version 3 entry; `previous`: the milestone of the entry written before it (null for the first). */
+function writeEntry(w: Writer, e: OperationLogEntry, previous: string | null): void {
   w.int(e.seq);
-  w.optStr(e.milestoneId ?? undefined);
+  const milestoneId = e.milestoneId ?? null;
+  if (milestoneId === null) w.byte(MILESTONE_NONE);
+  else if (milestoneId === previous) w.byte(MILESTONE_SAME);
+  else w.str(milestoneId, MILESTONE_ID);
   const kind = KIND_INDEX.get(e.kind);
   if (kind === undefined) throw new Error(`memory trail state: unknown log entry kind ${String(e.kind)}`);
   w.byte(kind);
@@ -194,9 +216,9 @@ function writeEntry(w: Writer, e: OperationLogEntry): void {
   w.optStr(e.conclusion);
 }
 
-function readEntry(r: Reader): OperationLogEntry {
+function readEntry(r: Reader, version: number, previous: string | null): OperationLogEntry {
   const seq = r.int();
-  const milestoneId = r.optStr() ?? null;
+  const milestoneId = version === VERSION_2 ? (r.optStr() ?? null) : r.milestone(previous);
   const kind = LOG_KINDS[r.byte()];
   if (kind === undefined) throw new Error('memory trail state: unknown log entry kind');
   const text = r.str();
@@ -204,10 +226,23 @@ function readEntry(r: Reader): OperationLogEntry {
   return { seq, milestoneId, kind, text, ...(conclusion !== undefined && { conclusion }) };
 }
 
+function readLog(r: Reader, version: number): OperationLogEntry[] {
+  const log = new Array<OperationLogEntry>(r.uint());
+  let previous: string | null = null;
+  for (let i = 0; i < log.length; i++) {
+    log[i] = readEntry(r, version, previous);
+    previous = log[i].milestoneId;
+  }
+  return log;
+}
+
 /**
  * The encoded operation log of one trail, kept beside it and brought up to date before each write: the
  * log only grows at the end and loses entries at the front (appendLog), so the entries still cached are
  * re-used, new ones encoded once, and anything else (a log replaced wholesale) re-encoded from scratch.
+ * An entry is encoded against the one before it (its milestone may be "the previous one's"); when the
+ * front is dropped and the new first entry said so, each write encodes that one entry again with its
+ * milestone written out, so the bytes always equal a fresh encoding of the log.
  */
 export class TrailLogBytes {
   /** The entries encoded, in order (identity: entries are never changed once appended). */
@@ -215,11 +250,17 @@ export class TrailLogBytes {
   /** Where each entry starts in `buffer`, and where the last one ends. */
   private starts: number[] = [0];
   private readonly buffer = new Writer(128);
+  /** Whether the first entry's bytes in `buffer` refer to the milestone of an entry since dropped. */
+  private firstRefersBack = false;
 
-  /** The encoded entries of `log` (a view, valid until the next call). */
-  bytesOf(log: readonly OperationLogEntry[]): Uint8Array {
+  /** Appends the encoded entries of `log` to `w`. */
+  writeTo(w: Writer, log: readonly OperationLogEntry[]): void {
     this.sync(log);
-    return this.buffer.bytes.subarray(this.starts[0], this.starts[this.starts.length - 1]);
+    const end = this.starts[this.starts.length - 1];
+    if (this.firstRefersBack) {
+      writeEntry(w, this.entries[0], null);
+      w.raw(this.buffer.bytes.subarray(this.starts[1], end));
+    } else w.raw(this.buffer.bytes.subarray(this.starts[0], end));
   }
 
   private sync(log: readonly OperationLogEntry[]): void {
@@ -233,12 +274,14 @@ export class TrailLogBytes {
     }
     if (kept === 0) this.reset();
     else if (dropped > 0) {
+      const first = this.entries[dropped];
+      this.firstRefersBack = first.milestoneId !== null && this.entries[dropped - 1].milestoneId === first.milestoneId;
       this.entries.splice(0, dropped);
       this.starts.splice(0, dropped);
       this.compact();
     }
     for (let i = kept; i < log.length; i++) {
-      writeEntry(this.buffer, log[i]);
+      writeEntry(this.buffer, log[i], i === 0 ? null : (log[i - 1].milestoneId ?? null));
       this.entries.push(log[i]);
       this.starts.push(this.buffer.length);
     }
@@ -248,6 +291,7 @@ export class TrailLogBytes {
     this.entries = [];
     this.starts = [0];
     this.buffer.length = 0;
+    this.firstRefersBack = false;
   }
 
   /** Moves the live bytes to the front once the dropped ones are a quarter of the buffer (bounded slack). */
@@ -261,15 +305,15 @@ export class TrailLogBytes {
 }
 
 /**
- * Version 2 of an agent's trails. `logBytes(taskId, log, index)`: the encoded log of the task at `index`
- * of `doc.tasks` (from its TrailLogBytes); without it each log is encoded here.
+ * Version 3 of an agent's trails. `logBytes(index)`: the kept encoding of the log of the task at `index`
+ * of `doc.tasks`; without it each log is encoded here.
  */
-export function encodeAgentTrails(doc: AgentTrailsDocument, logBytes?: (taskId: string, log: readonly OperationLogEntry[], index: number) => Uint8Array): Uint8Array {
+export function encodeAgentTrails(doc: AgentTrailsDocument, logBytes?: (index: number) => TrailLogBytes): Uint8Array {
   const w = scratch;
   w.length = 0;
   w.byte(MAGIC_0);
   w.byte(MAGIC_1);
-  w.byte(VERSION_2);
+  w.byte(VERSION_3);
   w.str(doc.tenantId);
   w.str(doc.agentId);
   w.uint(doc.tasks.length);
@@ -289,17 +333,18 @@ export function encodeAgentTrails(doc: AgentTrailsDocument, logBytes?: (taskId: 
     w.optStr(t.lastStateText);
     w.uint(t.keptAliveAt === undefined ? 0 : t.keptAliveAt + 1);
     w.uint(t.log.length);
-    if (logBytes) w.raw(logBytes(taskId, t.log, i));
-    else for (const e of t.log) writeEntry(w, e);
+    if (logBytes) logBytes(i).writeTo(w, t.log);
+    else for (let j = 0; j < t.log.length; j++) writeEntry(w, t.log[j], j === 0 ? null : (t.log[j - 1].milestoneId ?? null));
   }
   return w.result();
 }
 
-/** Reads version 2, and version 1 (JSON) written by earlier builds; throws on anything else. */
+/** Reads version 3, and versions 2 and 1 (JSON) written by earlier builds; throws on anything else. */
 export function decodeAgentTrails(bytes: Uint8Array): AgentTrailsDocument {
   if (bytes.length > 0 && bytes[0] === 0x7b) return decodeVersion1(bytes); // '{'
   if (bytes.length < 3 || bytes[0] !== MAGIC_0 || bytes[1] !== MAGIC_1) throw new Error('memory trail state: not a trail document');
-  if (bytes[2] !== VERSION_2) throw new Error(`memory trail state: unsupported document version ${bytes[2]}`);
+  const version = bytes[2];
+  if (version !== VERSION_3 && version !== VERSION_2) throw new Error(`memory trail state: unsupported document version ${version}`);
   const r = new Reader(bytes.subarray(3));
   const tenantId = r.str();
   const agentId = r.str();
@@ -317,7 +362,7 @@ export function decodeAgentTrails(bytes: Uint8Array): AgentTrailsDocument {
     const checkpointed = new Set(Array.from({ length: r.uint() }, () => r.str()));
     const lastStateText = r.optStr();
     const keptAlive = r.uint();
-    const log = Array.from({ length: r.uint() }, () => readEntry(r));
+    const log = readLog(r, version);
     tasks.push([
       taskId,
       {

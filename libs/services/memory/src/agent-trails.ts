@@ -5,7 +5,7 @@
  * attempt, the milestones already checkpointed, and a short operation log for context assembly. It is
  * durable per-agent state (DESIGN §7, an AgentStateHolder: one document per agent, its tasks' trails),
  * written back after each batch and restored after a restart, a partition move or an eviction. The
- * document is @wayfinder/memory's agent-trail-codec (binary, version 2; version 1 JSON still read): each
+ * document is @wayfinder/memory's agent-trail-codec (binary, version 3; versions 2 and 1 still read): each
  * task keeps its operation log encoded beside it, so a write encodes only what the batch appended. Without a
  * store (embedded mode) it is bounded here: the least recently seen agents are forgotten first.
  */
@@ -71,7 +71,7 @@ export class AgentTrails implements AgentStateHolder {
     if (!tasks || tasks.size === 0) return undefined;
     const slots = [...tasks];
     // Each task's log from its kept bytes: only the entries appended since the last write are encoded.
-    return encodeAgentTrails({ tenantId, agentId, tasks: slots.map(([taskId, slot]) => [taskId, slot.trail]) }, (_, log, i) => slots[i][1].log.bytesOf(log));
+    return encodeAgentTrails({ tenantId, agentId, tasks: slots.map(([taskId, slot]) => [taskId, slot.trail]) }, (i) => slots[i][1].log);
   }
 
   /** Reads the current document version and the previous one (JSON, written by earlier builds). */

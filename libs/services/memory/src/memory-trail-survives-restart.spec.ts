@@ -67,7 +67,7 @@ describe('memory trails across a restart', () => {
     await states.run([agent], () => recorder.onLocalized(localized(agent, 3, { kind: 'action', action: { tool: 'write', args: { part: 'one' } } }, done)));
     const stored = store.peek(agent)!;
     expect(stored.version).toBe(3);
-    expect([...stored.state.subarray(0, 3)]).toEqual([0x57, 0x54, 2]); // 'W' 'T' version 2
+    expect([...stored.state.subarray(0, 3)]).toEqual([0x57, 0x54, 3]); // 'W' 'T' version 3
     expect(trails.peek(agent)?.checkpointed.has('collect')).toBe(true);
     expect(trails.peek(agent)?.log.map((e) => e.seq)).toEqual([1, 2, 3]);
   });
