@@ -87,6 +87,8 @@ describe('hint texts from detector evidence', () => {
     const text = buildHintText({ deviation, milestoneId: null });
     expect(text).toContain('repeats the same passage 3 times: "I will now verify the totals');
     expect(text.length).toBeLessThanOrEqual(8192);
-    expect(text).toContain('the current milestone');
+    // No task and no map: no milestone to be on, the next action points at the task.
+    expect(text).not.toContain('You are on');
+    expect(text).toContain('to work on your task');
   });
 });

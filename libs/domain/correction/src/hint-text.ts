@@ -4,7 +4,7 @@
  * a hint. Evidence keys read (set by the detectors, previews already redacted and bounded): tool,
  * args | argsPreview, previousArgsPreview, changedFields, error | errorPreview, pairedTool,
  * pairedArgsPreview, repeatedPreview, lastMessagePreview, differentErrors, fruitless, acrossRuns, period, milestone, similarity,
- * constraint, status.
+ * identicalArgs, constraint, status.
  */
 import type { CognitiveMap, Deviation, JsonValue } from '@wayfinder/contracts';
 import { navigatorNextAction, navigatorProblem } from './navigator-hint-text';
@@ -43,6 +43,8 @@ function evidenceOf(deviation: Deviation) {
     repeated: text(e['repeatedPreview']),
     lastMessage: text(e['lastMessagePreview']),
     differentErrors: e['differentErrors'] === true,
+    /** near_duplicate_calls: true when every repeated call had the same args, false when they changed; absent in older deviations. */
+    identicalArgs: typeof e['identicalArgs'] === 'boolean' ? (e['identicalArgs'] as boolean) : undefined,
     fruitless: e['fruitless'] === true,
     acrossRuns: typeof e['acrossRuns'] === 'number' ? (e['acrossRuns'] as number) : undefined,
     similarity: typeof e['similarity'] === 'number' ? (e['similarity'] as number) : undefined,
@@ -53,7 +55,7 @@ function evidenceOf(deviation: Deviation) {
 
 /** What went wrong, in one sentence naming the tool and the repeated arguments or error. */
 function problem(deviation: Deviation): string {
-  const { tool, args, error, pairedTool, pairedArgs, previousArgs, changed, repeated, lastMessage, differentErrors, fruitless, acrossRuns, similarity, constraint, status } = evidenceOf(deviation);
+  const { tool, args, error, pairedTool, pairedArgs, previousArgs, changed, repeated, lastMessage, differentErrors, identicalArgs, fruitless, acrossRuns, similarity, constraint, status } = evidenceOf(deviation);
   const n = deviation.count;
   const withArgs = args ? ` with the same arguments ${args}` : '';
   const call = tool ? `\`${tool}\`` : 'the same tool';
@@ -73,8 +75,11 @@ function problem(deviation: Deviation): string {
         ? `${call} failed ${n} times in a row, with changing arguments or errors${error ? ` (latest error: ${error})` : ''}${args ? ` (last arguments ${args})` : ''}.`
         : `${call} failed ${n} times with the same error${error ? `: ${error}` : ''}${args ? ` (last arguments ${args})` : ''}.`;
     case 'near_duplicate_calls': {
-      const reworded = changed ? `changing only ${changed}` : 'reworded arguments';
+      // Says what happened: "identical" when the args never changed, "reworded" only when they did (the
+      // changed fields or the previous args show it); an older deviation without either says neither.
       const calls = args ? ` (latest ${args}${previousArgs ? `, before ${previousArgs}` : ''})` : '';
+      if (identicalArgs === true) return `You called ${call} ${n + 1} times in a row with identical arguments${args ? ` ${args}` : ''} and the results bring nothing new${error ? ` (the same error: ${error})` : ''}.`;
+      const reworded = changed ? `changing only ${changed}` : identicalArgs === false || previousArgs ? 'reworded arguments' : 'near-identical arguments';
       return `You called ${call} ${n + 1} times in a row with ${reworded}${calls} and the results bring nothing new${error ? ` (the same error: ${error})` : ''}.`;
     }
     case 'global_circuit_breaker':
@@ -111,7 +116,7 @@ function problem(deviation: Deviation): string {
 
 /** The concrete next action: stop the repeated thing and do one named thing toward the milestone. */
 function nextAction(deviation: Deviation, milestoneText: string): string {
-  const { tool, args, error, pairedTool } = evidenceOf(deviation);
+  const { tool, args, error, pairedTool, identicalArgs } = evidenceOf(deviation);
   const call = tool ? `\`${tool}\`` : 'that tool';
   const toward = `work on ${milestoneText}`;
   switch (deviation.detector) {
@@ -127,6 +132,7 @@ function nextAction(deviation: Deviation, milestoneText: string): string {
     case 'error_repeat':
       return `do not retry ${call} unchanged; fix the cause of "${error ?? 'the error'}" (different arguments or a different tool) and ${toward}.`;
     case 'near_duplicate_calls':
+      if (identicalArgs === true) return `do not call ${call}${args ? ` with ${args}` : ''} again; summarise what you found so far, then ${toward} with it or use a different source.`;
       return `stop rephrasing ${call}; summarise what you found so far, then ${toward} with it or use a different source.`;
     case 'monologue':
     case 'semantic_repetition':
@@ -168,11 +174,12 @@ function constraintsLine(deviation: Deviation, map: CognitiveMap | undefined): s
 
 export function buildHintText(input: HintInput): string {
   const { deviation, map, milestoneId } = input;
-  const label = milestoneLabel(map, milestoneId, text(deviation.evidence['milestone']));
-  const lines = [
-    `[Wayfinder] ${input.relapse ? 'The same problem is back. ' : ''}${problem(deviation)}`,
-    `You are on ${label}.`,
-  ];
+  const named = text(deviation.evidence['milestone']);
+  // An agent with no task and no map (a hook or proxy agent that never posted one) has no milestone to be on.
+  const unmapped = map === undefined && milestoneId === null && named === undefined;
+  const label = unmapped ? 'your task' : milestoneLabel(map, milestoneId, named);
+  const lines = [`[Wayfinder] ${input.relapse ? 'The same problem is back. ' : ''}${problem(deviation)}`];
+  if (!unmapped) lines.push(`You are on ${label}.`);
   const constraints = constraintsLine(deviation, map);
   if (constraints) lines.push(constraints);
   if (input.failureReason) lines.push(`Previous attempt failed: ${truncate(input.failureReason, 1024)}`);

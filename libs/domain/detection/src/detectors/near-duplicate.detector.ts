@@ -35,6 +35,10 @@ const HAS_ARGS = 1;
 const HAS_RESULT = 2;
 const PENDING = 4;
 const LONG_ARGS = 8;
+/** Every call of the current chain repeated the previous one's args exactly (canonical JSON, keys in any order). */
+const CHAIN_IDENTICAL = 16;
+/** The chain began with the two bits above tracked (a state saved before them mid-chain does not know). */
+const CHAIN_ARGS_KNOWN = 32;
 
 function findSlot(meta: Int32Array, base: number, tool: number): number {
   for (let i = 0; i < NEAR_DUP_SLOTS; i++) {
@@ -131,7 +135,11 @@ export function nearDuplicateOnObservation(
   const longArgs = (meta[m + NearMeta.Flags] & LONG_ARGS) !== 0;
   const nearDuplicate = argsSimilarity >= (longArgs && error === 0 ? (settings.longArgsSimilarity ?? settings.argsSimilarity) : settings.argsSimilarity);
   if (nearDuplicate && nothingNew) {
-    if (meta[m + NearMeta.Chain] === 0) meta[m + NearMeta.ChainStart] = meta[m + NearMeta.PreviousActionSeq];
+    if (meta[m + NearMeta.Chain] === 0) {
+      meta[m + NearMeta.ChainStart] = meta[m + NearMeta.PreviousActionSeq];
+      meta[m + NearMeta.Flags] |= CHAIN_IDENTICAL | CHAIN_ARGS_KNOWN;
+    }
+    if (!repeated) meta[m + NearMeta.Flags] &= ~CHAIN_IDENTICAL;
     meta[m + NearMeta.Chain]++;
   } else {
     meta[m + NearMeta.Chain] = 0;
@@ -147,6 +155,8 @@ export function nearDuplicateOnObservation(
   const critical = chain >= settings.critical;
   const level = critical ? 'critical' : 'warning';
   const start = meta[m + NearMeta.ChainStart];
+  const flags = meta[m + NearMeta.Flags];
+  const identicalArgs = flags & CHAIN_ARGS_KNOWN ? (flags & CHAIN_IDENTICAL) !== 0 : undefined;
   if (!shouldReport(run, `near_duplicate_calls|${level}|${toolHash}:${start}`, chain, critical ? settings.critical : warningAt)) return null;
   return {
     detector: 'near_duplicate_calls',
@@ -159,8 +169,9 @@ export function nearDuplicateOnObservation(
       similarity: Math.round(argsSimilarity * 1000) / 1000,
       resultSimilarity: Math.round(resultSimilarity * 1000) / 1000,
       sameError,
+      ...(identicalArgs === undefined ? {} : { identicalArgs }),
     },
-    message: `"${tool}" was called ${chain + 1} times in a row with near-identical arguments and nothing new came back${sameError ? ' (the same error each time)' : ''}; change the approach.`,
+    message: `"${tool}" was called ${chain + 1} times in a row with ${identicalArgs === undefined ? 'near-identical' : identicalArgs ? 'identical' : 'reworded'} arguments and nothing new came back${sameError ? ' (the same error each time)' : ''}; change the approach.`,
   };
 }
 
