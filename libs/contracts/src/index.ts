@@ -4,6 +4,7 @@ export * from './step';
 export * from './task';
 export * from './navigation';
 export * from './policy';
+export * from './policy-secrets';
 export * from './control';
 export * from './operations';
 export * from './topics';

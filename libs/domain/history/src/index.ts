@@ -5,4 +5,5 @@ export * from './records-from-events';
 export * from './agent-story';
 export * from './fleet-view';
 export * from './escalation-webhook';
+export * from './redact-url';
 export * from './suppression-book';

@@ -4,7 +4,7 @@
  * small inline script refreshes the fleet page from the query API every 2 s (and reloads it when a new
  * tenant appears on the local operator's page of every tenant).
  */
-import type { TenantPolicy } from '@wayfinder/contracts';
+import { redactPolicySecrets, type TenantPolicy } from '@wayfinder/contracts';
 import { persistenceCurveSvg } from '@wayfinder/evaluation';
 import type { AgentSummary, AgentTimeline, FleetView } from '@wayfinder/history';
 import type { EscalationView } from './history-queries';
@@ -111,7 +111,7 @@ export function escalationsPage(tenantId: string, escalations: readonly Escalati
 }
 
 export function policyPage(tenantId: string, policy: TenantPolicy | undefined): string {
-  return page('Policy', `<h1>Policy of ${esc(tenantId)}</h1>${policy ? `<pre aria-label="Policy document">${esc(JSON.stringify(policy, null, 2))}</pre>` : '<p>No policy published: the built-in profile applies.</p>'}`);
+  return page('Policy', `<h1>Policy of ${esc(tenantId)}</h1>${policy ? `<pre aria-label="Policy document">${esc(JSON.stringify(redactPolicySecrets(policy), null, 2))}</pre>` : '<p>No policy published: the built-in profile applies.</p>'}`);
 }
 
 export function loginPage(error?: string): string {

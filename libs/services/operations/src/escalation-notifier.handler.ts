@@ -4,13 +4,14 @@
  * (network error, timeout, non-2xx) rejects the batch: the bus retries it with exponential backoff, then
  * dead-letters the escalation to `wayfinder.escalations.v1.dlq` with the reason (its retry policy, chosen
  * where the notifier's bus is built). Posted escalations are logged, so a retry posts only what is not yet
- * accepted; the escalation id is the receiver's idempotency key too.
+ * accepted; the escalation id is the receiver's idempotency key too. A failure names the webhook by
+ * redactUrl only (scheme, host, port): its userinfo and path tokens never reach a log or the DLQ.
  */
 import { Controller, Inject, Logger } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import type { Escalation } from '@wayfinder/contracts';
 import { BatchEventPattern } from '@wayfinder/bus';
-import { escalationWebhookRequest } from '@wayfinder/history';
+import { escalationWebhookRequest, redactUrl } from '@wayfinder/history';
 import { POLICY_BOOK, type PolicyBook } from '@wayfinder/service-core';
 import type { DeliveryLog } from './delivery-log';
 
@@ -37,16 +38,30 @@ export class EscalationNotifierHandler {
         ...(webhook.routingKey !== undefined && { routingKey: webhook.routingKey }),
         ...(webhook.secretHeader !== undefined && { secretHeader: webhook.secretHeader }),
       });
+      const where = redactUrl(webhook.url);
       let response: Response;
       try {
         response = await fetch(webhook.url, { method: 'POST', headers: request.headers, body: JSON.stringify(request.body), signal: AbortSignal.timeout(this.timeoutMs) });
       } catch (error) {
-        throw new Error(`webhook ${webhook.url} of tenant ${escalation.tenantId} did not answer: ${error instanceof Error ? error.message : String(error)}`);
+        // fetch's own message may quote the URL (e.g. "… a URL that includes credentials: <url>").
+        const message = withoutUrl(error instanceof Error ? error.message : String(error), webhook.url, where);
+        throw new Error(`webhook ${where} of tenant ${escalation.tenantId} did not answer: ${message}`);
       }
       await response.arrayBuffer().catch(() => undefined);
-      if (!response.ok) throw new Error(`webhook ${webhook.url} of tenant ${escalation.tenantId} answered ${response.status}`);
+      if (!response.ok) throw new Error(`webhook ${where} of tenant ${escalation.tenantId} answered ${response.status}`);
       await this.log.markDelivered(escalation.tenantId, escalation.eventId);
       this.logger.log(`escalation ${escalation.eventId} of ${escalation.tenantId}/${escalation.agentId} posted (${webhook.format})`);
     }
   }
+}
+
+/** The text with the URL (as written and as normalized) replaced by its redacted form. */
+function withoutUrl(text: string, url: string, redacted: string): string {
+  let out = text.split(url).join(redacted);
+  try {
+    out = out.split(new URL(url).href).join(redacted);
+  } catch {
+    // not a URL: nothing else to replace
+  }
+  return out;
 }

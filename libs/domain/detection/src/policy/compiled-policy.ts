@@ -59,14 +59,15 @@ export function compilePolicy(settings: PolicySettings): CompiledPolicy {
   return policy;
 }
 
+/**
+ * Tenant patterns compiled with RE2 semantics (linear time: `^(a+)+$` cannot stall the event loop).
+ * validatePolicy rejects what RE2 cannot compile; one that slipped through is ignored rather than fatal.
+ */
 function retryableMatcher(sources: readonly string[]): (error: string) => boolean {
-  const patterns: RegExp[] = [];
+  const patterns: SafePattern[] = [];
   for (const source of sources) {
-    try {
-      patterns.push(new RegExp(source, 'i'));
-    } catch {
-      // validatePolicy rejects bad patterns; one that slipped through is ignored rather than fatal.
-    }
+    const compiled = compileSafePattern(source, 'i');
+    if (compiled.ok) patterns.push(compiled.pattern);
   }
   if (patterns.length === 0) return () => false;
   return (error) => {

@@ -33,11 +33,9 @@ export function validatePolicy(raw: unknown): PolicyValidation {
     });
   }
   (policy.nearDuplicate.retryableErrors ?? []).forEach((pattern, i) => {
-    try {
-      new RegExp(pattern);
-    } catch {
-      problems.push(`nearDuplicate.retryableErrors.${i}: not a valid regular expression`);
-    }
+    // RE2 semantics, like every tenant pattern: a backtracking pattern could hold the shared event loop.
+    const compiled = compileSafePattern(pattern, 'i');
+    if (!compiled.ok) problems.push(`nearDuplicate.retryableErrors.${i}: ${compiled.error}`);
   });
   (policy.loop.emptyResultPatterns ?? []).forEach((pattern, i) => {
     const compiled = compileSafePattern(pattern, 'i');

@@ -2,12 +2,14 @@
  * `GET /v1/policy`: the key's tenant's `wayfinder.policy.v1` (the built-in profile's values when it set
  * none). `PUT /v1/policy`: validated (the contract, then the thresholds' consistency; 400 naming the
  * field), published on the compacted policies topic and applied at once in this process; every service
- * applies it from the topic (live, DESIGN §6).
+ * applies it from the topic (live, DESIGN §6). Secret fields are write-only (policy-secrets.ts of the
+ * contracts): both answers show `***set***` in their place, and a PUT sending that placeholder back keeps
+ * the stored secret (same webhook URL only).
  */
 import { Controller, Get, Inject, Put, Req } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { POLICY_SCHEMA, TenantPolicy } from '@wayfinder/contracts';
+import { POLICY_SCHEMA, redactPolicySecrets, restorePolicySecrets, TenantPolicy } from '@wayfinder/contracts';
 import type { Bus } from '@wayfinder/bus';
 import { PROFILES, validatePolicy } from '@wayfinder/detection';
 import { BUS, POLICY_BOOK, type PolicyBook } from '@wayfinder/service-core';
@@ -26,16 +28,16 @@ export class PolicyController {
 
   @Get()
   get(@CurrentTenant() tenant: ResolvedTenant): TenantPolicy {
-    return (
-      this.book.documentOf(tenant.tenantId) ?? {
-        schema: POLICY_SCHEMA,
-        eventId: `default-${this.book.profile}`,
-        tenantId: tenant.tenantId,
-        ts: new Date(0).toISOString(),
-        policy: PROFILES[this.book.profile],
-        ingest: { ...DEFAULT_INGEST_LIMITS },
-      }
-    );
+    const stored = this.book.documentOf(tenant.tenantId);
+    if (stored) return redactPolicySecrets(stored);
+    return {
+      schema: POLICY_SCHEMA,
+      eventId: `default-${this.book.profile}`,
+      tenantId: tenant.tenantId,
+      ts: new Date(0).toISOString(),
+      policy: PROFILES[this.book.profile],
+      ingest: { ...DEFAULT_INGEST_LIMITS },
+    };
   }
 
   @Put()
@@ -48,21 +50,24 @@ export class PolicyController {
       const problem = zodProblem(parsed.error);
       throw badRequest(problem.error, problem.field);
     }
+    const restored = restorePolicySecrets(parsed.data, this.book.documentOf(tenantId));
+    if (!restored.ok) throw badRequest(restored.error, restored.field);
+    const doc = restored.doc;
     const overlays: Array<[string, unknown]> = [
-      ['policy', parsed.data.policy],
-      ...Object.entries(parsed.data.tasks ?? {}).map(([id, o]): [string, unknown] => [`tasks.${id}`, o]),
-      ...Object.entries(parsed.data.agents ?? {}).map(([id, o]): [string, unknown] => [`agents.${id}`, o]),
+      ['policy', doc.policy],
+      ...Object.entries(doc.tasks ?? {}).map(([id, o]): [string, unknown] => [`tasks.${id}`, o]),
+      ...Object.entries(doc.agents ?? {}).map(([id, o]): [string, unknown] => [`agents.${id}`, o]),
     ];
     for (const [field, overlay] of overlays) {
       const check = validatePolicy(overlay);
       if (!check.ok) throw badRequest(`${field}: ${check.error}`, field);
     }
     try {
-      await this.bus.publish('wayfinder.policies.v1', [parsed.data]);
+      await this.bus.publish('wayfinder.policies.v1', [doc]);
     } catch (error) {
       throw new ApiError(503, { error: `the bus did not accept the policy: ${(error as Error).message}` }, 1);
     }
-    this.book.apply(parsed.data);
-    return parsed.data;
+    this.book.apply(doc);
+    return redactPolicySecrets(doc);
   }
 }
