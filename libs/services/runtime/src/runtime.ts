@@ -368,6 +368,8 @@ async function start(
       options: {
         proxyTimeoutMs: config.proxyTimeoutMs,
         ingestCeiling: { eventsPerSecond: config.ingestMaxEventsPerSecond, burst: config.ingestMaxBurst },
+        maxStreamsPerTenant: config.maxStreamsPerTenant,
+        maxStreams: config.maxStreams,
         ...(config.proxyUpstream && { proxyUpstream: config.proxyUpstream }),
       },
       // The operators' surface (query API, dashboard) on the gateway's server, over the history store.
