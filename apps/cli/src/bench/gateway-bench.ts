@@ -29,7 +29,7 @@ const BATCH = 100;
 
 export async function runGatewayBench(options: GatewayBenchOptions, log: (line: string) => void): Promise<Record<string, unknown>> {
   const prefix = options.brokers ? `bench-gw-${Date.now().toString(36)}.` : '';
-  const env: Record<string, string> = { WAYFINDER_API_KEYS: `bench:${KEY}`, WAYFINDER_GATEWAY_PORT: '0' };
+  const env: Record<string, string> = { WAYFINDER_API_KEYS: `bench:${KEY}`, WAYFINDER_GATEWAY_PORT: '0', WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND: '1000000', WAYFINDER_INGEST_MAX_BURST: '1000000' };
   let observer: Bus;
   let ownBus: InProcessBus | undefined;
   if (options.brokers) {

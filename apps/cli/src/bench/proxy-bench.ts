@@ -41,7 +41,7 @@ interface Measured {
 export async function runProxyBench(options: ProxyBenchOptions, log: (line: string) => void): Promise<Record<string, unknown>> {
   const upstream = await startUpstream();
   const prefix = options.brokers ? `bench-proxy-${Date.now().toString(36)}.` : '';
-  const env: Record<string, string> = { WAYFINDER_API_KEYS: `bench:${KEY}`, WAYFINDER_GATEWAY_PORT: '0', WAYFINDER_PROXY_UPSTREAM: upstream.url };
+  const env: Record<string, string> = { WAYFINDER_API_KEYS: `bench:${KEY}`, WAYFINDER_GATEWAY_PORT: '0', WAYFINDER_PROXY_UPSTREAM: upstream.url, WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND: '1000000', WAYFINDER_INGEST_MAX_BURST: '1000000' };
   if (options.brokers) {
     await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: 6 });
     // Only the gateway in this process, as deployed: the proxy's own cost, Kafka publish included, not the

@@ -64,6 +64,14 @@ export const WayfinderConfig = z.object({
     .optional(),
   /** The LLM proxy's longest wait for the upstream, and between two chunks of a stream (ms). */
   proxyTimeoutMs: z.coerce.number().int().min(100).max(600_000),
+  /** Operator's ceiling on a tenant's ingest rate (events/s): a policy asking more is refused (400). */
+  ingestMaxEventsPerSecond: z.coerce.number().positive().max(1_000_000),
+  /** Operator's ceiling on a tenant's ingest burst (events): a policy asking more is refused (400). */
+  ingestMaxBurst: z.coerce.number().int().positive().max(10_000_000),
+  /** Open correction streams (SSE and waiting long-polls) per tenant: past it → 429 with Retry-After. */
+  maxStreamsPerTenant: z.coerce.number().int().min(1).max(1_000_000),
+  /** Open correction streams in all, every tenant together. */
+  maxStreams: z.coerce.number().int().min(1).max(1_000_000),
   /** `tenant:key,tenant:key` development/CI keys (checked by the gateway at boot). */
   apiKeys: z.string().optional(),
   /** Working directory of embedded mode's `.wayfinder/` (keys file). */
@@ -144,6 +152,10 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   gatewayHost: 'WAYFINDER_GATEWAY_HOST (--host)',
   proxyUpstream: 'WAYFINDER_PROXY_UPSTREAM',
   proxyTimeoutMs: 'WAYFINDER_PROXY_TIMEOUT_MS',
+  ingestMaxEventsPerSecond: 'WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND',
+  ingestMaxBurst: 'WAYFINDER_INGEST_MAX_BURST',
+  maxStreamsPerTenant: 'WAYFINDER_MAX_STREAMS_PER_TENANT',
+  maxStreams: 'WAYFINDER_MAX_STREAMS',
   apiKeys: 'WAYFINDER_API_KEYS',
   workingDir: 'working directory',
   groupPrefix: 'WAYFINDER_GROUP_PREFIX',
@@ -193,6 +205,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     gatewayHost: overrides.host ?? env.WAYFINDER_GATEWAY_HOST ?? '127.0.0.1',
     proxyUpstream: env.WAYFINDER_PROXY_UPSTREAM || undefined,
     proxyTimeoutMs: env.WAYFINDER_PROXY_TIMEOUT_MS ?? '120000',
+    ingestMaxEventsPerSecond: env.WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND ?? '2000',
+    ingestMaxBurst: env.WAYFINDER_INGEST_MAX_BURST ?? '10000',
+    maxStreamsPerTenant: env.WAYFINDER_MAX_STREAMS_PER_TENANT ?? '200',
+    maxStreams: env.WAYFINDER_MAX_STREAMS ?? '2000',
     apiKeys: env.WAYFINDER_API_KEYS,
     workingDir: process.cwd(),
     groupPrefix: env.WAYFINDER_GROUP_PREFIX ?? 'wayfinder',

@@ -1,13 +1,21 @@
 /**
  * An OTLP/HTTP trace export body → the typed request: `application/x-protobuf` or `application/json`,
  * `Content-Encoding: gzip` (or none). The decompressed size is capped so that a small gzip bomb cannot
- * take the process' memory. Every failure is a reason fit for a 400 (or 415 for an unknown media type).
+ * take the process' memory, and the nesting is bounded (MAX_OTLP_ANY_VALUE_DEPTH levels of AnyValue
+ * arrays/kvlists, MAX_OTLP_JSON_DEPTH levels in all) so that no later recursive step (validation,
+ * serialization on the bus) meets an over-deep value. Every failure is a reason fit for a 400 (or 415 for an
+ * unknown media type): an exporter does not retry a 400.
  */
 import { gunzipSync } from 'node:zlib';
 import type { ExportTraceServiceRequest } from '@wayfinder/ingest';
 import { decodeTraceRequestProtobuf } from './otlp-protobuf';
 
 export const MAX_OTLP_BODY_BYTES = 32 * 1024 * 1024;
+
+/** Deepest nesting of AnyValue `arrayValue` / `kvlistValue` accepted (attributes, event and link attributes, bodies). */
+export const MAX_OTLP_ANY_VALUE_DEPTH = 64;
+/** Deepest nesting of objects and arrays in all (unknown fields included). */
+export const MAX_OTLP_JSON_DEPTH = 512;
 
 export type OtlpEncoding = 'protobuf' | 'json';
 
@@ -48,14 +56,40 @@ export function decodeOtlpBody(body: Uint8Array, contentType: string | undefined
   if (encoding === 'protobuf') {
     try {
       const request: ExportTraceServiceRequest = decodeTraceRequestProtobuf(bytes);
-      return { ok: true, request, encoding };
+      const tooDeep = nestingProblem(request);
+      return tooDeep ? { ok: false, status: 400, error: tooDeep, encoding } : { ok: true, request, encoding };
     } catch (error) {
       return { ok: false, status: 400, error: `the body is not a protobuf ExportTraceServiceRequest: ${(error as Error).message}`, encoding };
     }
   }
+  let request: unknown;
   try {
-    return { ok: true, request: JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')), encoding };
+    request = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
   } catch (error) {
     return { ok: false, status: 400, error: `the body is not valid JSON: ${(error as Error).message}`, encoding };
   }
+  const tooDeep = nestingProblem(request);
+  return tooDeep ? { ok: false, status: 400, error: tooDeep, encoding } : { ok: true, request, encoding };
+}
+
+/**
+ * The reason a decoded request is nested too deep, or undefined. Walks with an explicit stack (no recursion,
+ * so the check itself cannot overflow) and stops at the first level past a bound.
+ */
+export function nestingProblem(request: unknown, maxAnyValueDepth = MAX_OTLP_ANY_VALUE_DEPTH, maxDepth = MAX_OTLP_JSON_DEPTH): string | undefined {
+  const stack: Array<{ value: unknown; depth: number; anyDepth: number }> = [{ value: request, depth: 0, anyDepth: 0 }];
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const { value, depth, anyDepth } = entry;
+    if (value === null || typeof value !== 'object') continue;
+    if (anyDepth > maxAnyValueDepth) return `an attribute value is nested deeper than ${maxAnyValueDepth} levels of arrayValue/kvlistValue`;
+    if (depth > maxDepth) return `the body is nested deeper than ${maxDepth} levels`;
+    if (Array.isArray(value)) {
+      for (const item of value) if (item !== null && typeof item === 'object') stack.push({ value: item, depth: depth + 1, anyDepth });
+      continue;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      if (item !== null && typeof item === 'object') stack.push({ value: item, depth: depth + 1, anyDepth: key === 'arrayValue' || key === 'kvlistValue' ? anyDepth + 1 : anyDepth });
+    }
+  }
+  return undefined;
 }

@@ -1,3 +1,5 @@
+import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '@wayfinder/tenancy';
+
 /** Injection tokens of the gateway: who holds keys, where corrections are kept, how long a long-poll waits. */
 export const AUTHENTICATOR = Symbol('wayfinder.gateway.authenticator');
 export const CORRECTION_LOG = Symbol('wayfinder.gateway.correction-log');
@@ -16,6 +18,11 @@ export interface GatewayOptions {
   readonly proxyUpstream?: string;
   /** The LLM proxy's longest wait for the upstream, and between two chunks of a stream (ms). */
   readonly proxyTimeoutMs: number;
+  /** The operator's ceilings on a tenant's ingest limit (WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND / _BURST): a tenant's policy cannot ask more. */
+  readonly ingestCeiling: IngestLimits;
+  /** Open correction streams (SSE and waiting long-polls) per tenant, and in all (WAYFINDER_MAX_STREAMS_PER_TENANT / WAYFINDER_MAX_STREAMS); past them → 429. */
+  readonly maxStreamsPerTenant: number;
+  readonly maxStreams: number;
 }
 
-export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = { pollMs: 500, keepAliveMs: 15_000, maxBodyBytes: 16 * 1024 * 1024, proxyTimeoutMs: 120_000 };
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = { pollMs: 500, keepAliveMs: 15_000, maxBodyBytes: 16 * 1024 * 1024, proxyTimeoutMs: 120_000, ingestCeiling: DEFAULT_INGEST_LIMITS, maxStreamsPerTenant: 200, maxStreams: 2_000 };

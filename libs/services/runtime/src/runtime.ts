@@ -365,7 +365,13 @@ async function start(
       groupId: serviceGroupId(config, 'gateway'),
       instanceId,
       logger: options.logger === false ? false : undefined,
-      options: { proxyTimeoutMs: config.proxyTimeoutMs, ...(config.proxyUpstream && { proxyUpstream: config.proxyUpstream }) },
+      options: {
+        proxyTimeoutMs: config.proxyTimeoutMs,
+        ingestCeiling: { eventsPerSecond: config.ingestMaxEventsPerSecond, burst: config.ingestMaxBurst },
+        maxStreamsPerTenant: config.maxStreamsPerTenant,
+        maxStreams: config.maxStreams,
+        ...(config.proxyUpstream && { proxyUpstream: config.proxyUpstream }),
+      },
       // The operators' surface (query API, dashboard) on the gateway's server, over the history store.
       operations: { store: history },
     });

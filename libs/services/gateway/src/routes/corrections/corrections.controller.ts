@@ -24,6 +24,7 @@ import { ApiError, badRequest, notFound } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
 import { CORRECTION_LOG, GATEWAY_HISTORY, GATEWAY_OPTIONS, type GatewayOptions } from '../../tokens';
 import { CorrectionWaiter, MAX_CORRECTIONS_PER_READ } from './correction-waiter';
+import { StreamSlots } from './stream-slots';
 
 const MAX_WAIT_SECONDS = 30;
 const AckBody = z.object({ outcome: z.enum(['applied', 'ignored']).optional() }).strict();
@@ -36,6 +37,7 @@ export class CorrectionsController {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     private readonly waiter: CorrectionWaiter,
+    private readonly slots: StreamSlots,
     @Optional() @Inject(GATEWAY_HISTORY) private readonly history?: HistoryStore | null,
   ) {}
 
@@ -50,8 +52,14 @@ export class CorrectionsController {
     checkAgentId(agentId);
     const lastEventId = req.headers['last-event-id'];
     const cursor = cursorOf(typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : query.after, typeof lastEventId === 'string' && lastEventId !== '' ? 'Last-Event-ID' : 'after');
-    if (/text\/event-stream/.test(String(req.headers.accept ?? ''))) return this.stream(tenant.tenantId, agentId, cursor, req, res);
+    if (/text\/event-stream/.test(String(req.headers.accept ?? ''))) {
+      // Held until the connection closes (the response's 'close' comes after its end, or when the client goes).
+      res.once('close', this.slots.acquire(tenant.tenantId));
+      return this.stream(tenant.tenantId, agentId, cursor, req, res);
+    }
     const waitMs = waitOf(query.wait) * 1000;
+    // A waiting long-poll holds a connection like a stream does: it counts against the same caps.
+    if (waitMs > 0) res.once('close', this.slots.acquire(tenant.tenantId));
     const aborted = new AbortController();
     req.once('close', () => aborted.abort());
     const found = await this.waiter.next(tenant.tenantId, agentId, cursor, waitMs, aborted.signal);

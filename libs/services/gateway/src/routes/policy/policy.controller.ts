@@ -13,10 +13,11 @@ import { POLICY_SCHEMA, redactPolicySecrets, restorePolicySecrets, TenantPolicy 
 import type { Bus } from '@wayfinder/bus';
 import { PROFILES, validatePolicy } from '@wayfinder/detection';
 import { BUS, POLICY_BOOK, type PolicyBook } from '@wayfinder/service-core';
-import { DEFAULT_INGEST_LIMITS, type ResolvedTenant } from '@wayfinder/tenancy';
+import type { ResolvedTenant } from '@wayfinder/tenancy';
 import { CurrentTenant, tenantOfItem } from '../../auth/tenant.guard';
 import { ApiError, badRequest, zodProblem } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
+import { IngestLimiter } from '../../ingest-limiter';
 import { isObject } from '../steps/steps.controller';
 
 @Controller('v1/policy')
@@ -24,6 +25,7 @@ export class PolicyController {
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(POLICY_BOOK) private readonly book: PolicyBook,
+    private readonly limiter: IngestLimiter,
   ) {}
 
   @Get()
@@ -36,7 +38,7 @@ export class PolicyController {
       tenantId: tenant.tenantId,
       ts: new Date(0).toISOString(),
       policy: PROFILES[this.book.profile],
-      ingest: { ...DEFAULT_INGEST_LIMITS },
+      ingest: this.limiter.limitsOf(tenant.tenantId),
     };
   }
 
@@ -53,6 +55,11 @@ export class PolicyController {
     const restored = restorePolicySecrets(parsed.data, this.book.documentOf(tenantId));
     if (!restored.ok) throw badRequest(restored.error, restored.field);
     const doc = restored.doc;
+    // The ingest limit is the operator's to bound: a tenant may lower it, never lift it past the ceiling.
+    const ceiling = this.limiter.ceiling;
+    const ingest = doc.ingest;
+    if (ingest?.eventsPerSecond !== undefined && ingest.eventsPerSecond > ceiling.eventsPerSecond) throw badRequest(`ingest.eventsPerSecond: ${ingest.eventsPerSecond} is over the operator's ceiling of ${ceiling.eventsPerSecond}`, 'ingest.eventsPerSecond');
+    if (ingest?.burst !== undefined && ingest.burst > ceiling.burst) throw badRequest(`ingest.burst: ${ingest.burst} is over the operator's ceiling of ${ceiling.burst}`, 'ingest.burst');
     const overlays: Array<[string, unknown]> = [
       ['policy', doc.policy],
       ...Object.entries(doc.tasks ?? {}).map(([id, o]): [string, unknown] => [`tasks.${id}`, o]),
