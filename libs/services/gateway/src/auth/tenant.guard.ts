@@ -1,7 +1,8 @@
 /**
  * Auth in one place (STYLE "Doors"): before any handler runs, the bearer key becomes the request's
  * tenant. No key, an unknown key or a revoked key → 401. In local mode (no keys configured, loopback
- * bind) the local operator needs no key and acts for `?tenantId=T` (default `local`). A `tenantId` in the
+ * bind) the local operator needs no key and acts for `?tenantId=T` (default `local`), when the request
+ * passes local mode's doors (loopback Host and Origin, a JSON content type: local-mode-doors.ts). A `tenantId` in the
  * query that names another tenant than the key's → 403. For the operations module (dashboard, query
  * API) the guard also fills the TenantContext (`operator`: every gateway key may act); a request without
  * `Authorization` may carry a dashboard session cookie instead; the dashboard pages (DashboardController)
@@ -18,6 +19,7 @@ import { DashboardController, type SessionBook } from '@wayfinder/service-operat
 import { LOCAL_TENANT, type ResolvedTenant, type TenantAuthenticator } from '@wayfinder/tenancy';
 import { ApiError, badRequest, forbidden } from '../http/api-error';
 import { AUTHENTICATOR } from '../tokens';
+import { checkLocalModeRequest } from './local-mode-doors';
 
 /** The guard's tenant: the gateway's ResolvedTenant, and the operations module's TenantContext (`operator`). */
 export type GatewayTenant = ResolvedTenant & { readonly operator: boolean };
@@ -50,6 +52,7 @@ export class TenantGuard implements CanActivate {
         return readOnlyCheck(req, context);
       }
       if (header === undefined && (await this.auth.localMode())) {
+        checkLocalModeRequest(req, context.getClass() !== DashboardController);
         req.wayfinderTenant = { tenantId: (asked as string | undefined) ?? LOCAL_TENANT, local: true, keyId: 'local', role: 'operator', operator: true };
         return true;
       }
@@ -69,6 +72,7 @@ export class TenantGuard implements CanActivate {
     const key = typeof raw === 'string' ? raw.replace(/^Bearer\s+/i, '').trim() : '';
     if (key === '') {
       if (raw === undefined && (await this.auth.localMode())) {
+        checkLocalModeRequest(req, true);
         req.wayfinderTenant = { tenantId: asked ?? LOCAL_TENANT, local: true, keyId: 'local', role: 'operator', operator: true };
         return true;
       }
