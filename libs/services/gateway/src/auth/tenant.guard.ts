@@ -15,10 +15,11 @@
 import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { Id } from '@wayfinder/contracts';
-import { DashboardController, type SessionBook } from '@wayfinder/service-operations';
+import { DashboardController, type SessionBook, type TenantContext } from '@wayfinder/service-operations';
 import { LOCAL_TENANT, type ResolvedTenant, type TenantAuthenticator } from '@wayfinder/tenancy';
 import { ApiError, badRequest, forbidden } from '../http/api-error';
 import { AUTHENTICATOR } from '../tokens';
+import { FailedKeyLimiter } from './failed-key-limiter';
 import { checkLocalModeRequest } from './local-mode-doors';
 
 /** The guard's tenant: the gateway's ResolvedTenant, and the operations module's TenantContext (`operator`). */
@@ -34,6 +35,7 @@ export class TenantGuard implements CanActivate {
   constructor(
     @Inject(AUTHENTICATOR) private readonly auth: TenantAuthenticator,
     private readonly sessions?: SessionBook,
+    private readonly failures: FailedKeyLimiter = new FailedKeyLimiter(),
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -45,7 +47,7 @@ export class TenantGuard implements CanActivate {
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) {
-      const session = header === undefined ? this.sessions?.tenantOfCookie(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined) : undefined;
+      const session = header === undefined ? await this.sessionOf(req) : undefined;
       if (session) {
         if (asked !== undefined && asked !== session.tenantId && !session.local) throw forbidden(`this session belongs to another tenant than ${asked}`, 'tenantId');
         req.wayfinderTenant = { tenantId: session.tenantId, local: session.local === true, keyId: 'session', role: session.operator ? 'operator' : 'viewer', operator: session.operator };
@@ -60,11 +62,32 @@ export class TenantGuard implements CanActivate {
       if (header === undefined && context.getClass() === DashboardController) return true;
       throw new ApiError(401, { error: header === undefined ? 'an API key is required: Authorization: Bearer <key>' : 'the Authorization header must be Bearer <key>' });
     }
+    this.failures.assertAllowed(req.socket?.remoteAddress);
     const tenant = await this.auth.resolve(match[1]);
-    if (!tenant) throw new ApiError(401, { error: 'unknown or revoked API key' });
+    if (!tenant) {
+      this.failures.fail(req.socket?.remoteAddress);
+      throw new ApiError(401, { error: 'unknown or revoked API key' });
+    }
     if (asked !== undefined && asked !== tenant.tenantId) throw forbidden(`this key belongs to another tenant than ${asked}`, 'tenantId');
     req.wayfinderTenant = { ...tenant, operator: tenant.role === 'operator' };
     return readOnlyCheck(req, context);
+  }
+
+  /**
+   * The session of the request's cookie, checked against its key: a revoked (or removed) key ends the
+   * session now, and the request goes on as one without a session (401, or the dashboard's login form).
+   */
+  private async sessionOf(req: TenantRequest): Promise<TenantContext | undefined> {
+    const found = this.sessions?.sessionOfCookie(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined);
+    if (!found) return undefined;
+    const { keyHash } = found.tenant;
+    if (keyHash === undefined) return found.tenant.local ? found.tenant : undefined;
+    const current = await this.auth.resolveHash(keyHash);
+    if (!current || current.tenantId !== found.tenant.tenantId) {
+      this.sessions?.close(found.token);
+      return undefined;
+    }
+    return { ...found.tenant, operator: current.role === 'operator' };
   }
 
   private async fromKeyHeader(req: TenantRequest, context: ExecutionContext, name: string, asked: string | undefined): Promise<boolean> {
@@ -78,8 +101,12 @@ export class TenantGuard implements CanActivate {
       }
       throw new ApiError(401, { error: `an API key is required: ${headerName(name)}: <key>`, field: headerName(name) });
     }
+    this.failures.assertAllowed(req.socket?.remoteAddress);
     const tenant = await this.auth.resolve(key);
-    if (!tenant) throw new ApiError(401, { error: `unknown or revoked API key in ${headerName(name)}`, field: headerName(name) });
+    if (!tenant) {
+      this.failures.fail(req.socket?.remoteAddress);
+      throw new ApiError(401, { error: `unknown or revoked API key in ${headerName(name)}`, field: headerName(name) });
+    }
     if (asked !== undefined && asked !== tenant.tenantId) throw forbidden(`this key belongs to another tenant than ${asked}`, 'tenantId');
     req.wayfinderTenant = { ...tenant, operator: tenant.role === 'operator' };
     return readOnlyCheck(req, context);
