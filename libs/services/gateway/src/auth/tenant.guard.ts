@@ -8,7 +8,7 @@
  * `Authorization` may carry a dashboard session cookie instead; the dashboard pages (DashboardController)
  * are not refused without a tenant: they render the login form. A route family marked `@KeyInHeader(name)`
  * (the LLM proxy, whose `Authorization` belongs to the upstream) takes its key from that header instead
- * and never reads `Authorization`.
+ * and never reads `Authorization`. An empty key (`Bearer ` and nothing, issue #30) counts as no key.
  * A viewer key (or a viewer's session) only reads: any other method than GET/HEAD → 403 naming the role
  * (the dashboard's login form aside).
  */
@@ -44,7 +44,10 @@ export class TenantGuard implements CanActivate {
     if (asked !== undefined && (typeof asked !== 'string' || !Id.safeParse(asked).success)) throw badRequest('tenantId must be one tenant id', 'tenantId');
     const keyHeader = Reflect.getMetadata(KEY_HEADER, context.getClass()) as string | undefined;
     if (keyHeader !== undefined) return this.fromKeyHeader(req, context, keyHeader, asked as string | undefined);
-    const header = req.headers.authorization;
+    // `Authorization: Bearer ` with nothing after it (a hook config's `Bearer $WAYFINDER_KEY` with the
+    // variable unset) is no key at all: the local operator in local mode, "a key is required" otherwise.
+    const sent = req.headers.authorization;
+    const header = typeof sent === 'string' && /^\s*(Bearer\s*)?$/i.test(sent) ? undefined : sent;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) {
       const session = header === undefined ? await this.sessionOf(req) : undefined;
@@ -92,9 +95,9 @@ export class TenantGuard implements CanActivate {
 
   private async fromKeyHeader(req: TenantRequest, context: ExecutionContext, name: string, asked: string | undefined): Promise<boolean> {
     const raw = req.headers[name];
-    const key = typeof raw === 'string' ? raw.replace(/^Bearer\s+/i, '').trim() : '';
+    const key = typeof raw === 'string' ? raw.replace(/^\s*Bearer(\s+|$)/i, '').trim() : '';
     if (key === '') {
-      if (raw === undefined && (await this.auth.localMode())) {
+      if (await this.auth.localMode()) {
         checkLocalModeRequest(req, true);
         req.wayfinderTenant = { tenantId: asked ?? LOCAL_TENANT, local: true, keyId: 'local', role: 'operator', operator: true };
         return true;
