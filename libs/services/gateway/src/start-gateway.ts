@@ -15,7 +15,7 @@ import type { HistoryStore } from '@wayfinder/history';
 import { OperationsHttpModule, SessionBook, type TenantContext } from '@wayfinder/service-operations';
 import { HashingEmbedder, type SyncEmbedder } from '@wayfinder/embeddings';
 import { InMemoryMapStore, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
-import { hashApiKey, type CorrectionLog, type TenantAuthenticator } from '@wayfinder/tenancy';
+import { hashApiKey, isLoopbackHost, type CorrectionLog, type TenantAuthenticator } from '@wayfinder/tenancy';
 import { FailedKeyLimiter } from './auth/failed-key-limiter';
 import { TenantGuard } from './auth/tenant.guard';
 import { GatewayModule } from './gateway.module';
@@ -88,6 +88,8 @@ export async function startGatewayService(options: GatewayServiceOptions): Promi
   // The session keeps the key's hash, which the guard re-checks on every request (revocation ends it);
   // wrong keys count against the client's address like failed bearer keys.
   const failures = new FailedKeyLimiter();
+  // Bound beyond loopback, the session cookie is `Secure`: browsers send it over HTTPS only (a TLS proxy in front).
+  const secureCookie = !isLoopbackHost((options.host ?? '127.0.0.1').replace(/^\[|\]$/g, ''));
   const verifyKey = async (key: string, address?: string): Promise<TenantContext | undefined> => {
     failures.assertAllowed(address);
     const tenant = key ? await authenticator.resolve(key) : undefined;
@@ -98,7 +100,7 @@ export async function startGatewayService(options: GatewayServiceOptions): Promi
     return { tenantId: tenant.tenantId, operator: tenant.role === 'operator', local: tenant.local, keyHash: hashApiKey(key) };
   };
   const gateway = GatewayModule.forRoot({ authenticator, correctionLog: options.correctionLog, options: options.options, history: options.operations?.store });
-  const operations = options.operations ? [OperationsHttpModule.forRoot({ store: options.operations.store, bus: options.bus, policies: policyBook, sessions, verifyKey })] : [];
+  const operations = options.operations ? [OperationsHttpModule.forRoot({ store: options.operations.store, bus: options.bus, policies: policyBook, sessions, verifyKey, secureCookie })] : [];
 
   @Module({ imports: [core, gateway, ...operations] })
   class GatewayAppModule {}

@@ -11,7 +11,7 @@ import { agentTimeline, fleetView, listAgents, listEscalations, readableTenants 
 import { httpError } from './http-errors';
 import type { SessionBook } from './session-book';
 import { tenantOfRequest, TENANT_CONTEXT_PROPERTY, type RequestWithTenant, type TenantContext } from './tenant-context';
-import { HISTORY_STORE, OPERATIONS_POLICIES, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
+import { HISTORY_STORE, OPERATIONS_POLICIES, OPERATIONS_SECURE_COOKIE, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
 
 /**
  * Checks a key typed into the login form, for the client at `address` (the gateway counts failures per
@@ -33,6 +33,7 @@ export class DashboardController {
     @Inject(OPERATIONS_POLICIES) private readonly policies: PolicyBook,
     @Inject(OPERATIONS_SESSIONS) private readonly sessions: SessionBook,
     @Optional() @Inject(OPERATIONS_VERIFY_KEY) private readonly verifyKey?: VerifyKey,
+    @Optional() @Inject(OPERATIONS_SECURE_COOKIE) private readonly secureCookie?: boolean,
   ) {}
 
   /** No tenant (no key, no session) → the login form instead of a 401 page. */
@@ -92,7 +93,7 @@ export class DashboardController {
       response.status(401).type('html').send(loginPage(this.verifyKey ? 'That key is not valid.' : 'No keys are configured: no login is needed.'));
       return;
     }
-    response.setHeader('set-cookie', this.sessions.cookieFor(this.sessions.open(tenant)));
+    response.setHeader('set-cookie', this.sessions.cookieFor(this.sessions.open(tenant), this.secureCookie === true));
     response.setHeader('location', '/');
     response.status(303).send('');
   }
