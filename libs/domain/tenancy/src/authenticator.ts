@@ -3,6 +3,7 @@
  * then the store is asked by hash and the answer checked again in constant time. Decides local mode:
  * no key anywhere and a loopback bind means one local operator who needs no key.
  */
+import { timingSafeEqual } from 'node:crypto';
 import { hashApiKey, keyMatchesHash, roleOf, type KeyRole, type SeedKey } from './api-keys';
 import type { KeyStore } from './key-store';
 
@@ -34,6 +35,21 @@ export class TenantAuthenticator {
   async localMode(): Promise<boolean> {
     if (!this.loopbackEmbedded || this.seeds.length > 0) return false;
     return !(await this.store.hasActiveKeys());
+  }
+
+  /**
+   * The tenant of a key known only by its hash (a dashboard session's key), or undefined once that key is
+   * revoked or gone: sessions are re-checked with it on every request.
+   */
+  async resolveHash(hash: string): Promise<ResolvedTenant | undefined> {
+    const given = Buffer.from(hash, 'hex');
+    for (const seed of this.seeds) {
+      const expected = Buffer.from(seed.hash, 'hex');
+      if (expected.length === given.length && timingSafeEqual(expected, given)) return { tenantId: seed.tenantId, local: false, keyId: 'seed', role: 'operator' };
+    }
+    const record = await this.store.findByHash(hash);
+    if (!record || record.revokedAt || record.hash !== hash) return undefined;
+    return { tenantId: record.tenantId, local: false, keyId: record.keyId, role: roleOf(record) };
   }
 
   /** The tenant of a key, or undefined for an unknown or revoked key. */

@@ -15,7 +15,8 @@ import type { HistoryStore } from '@wayfinder/history';
 import { OperationsHttpModule, SessionBook, type TenantContext } from '@wayfinder/service-operations';
 import { HashingEmbedder, type SyncEmbedder } from '@wayfinder/embeddings';
 import { InMemoryMapStore, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
-import type { CorrectionLog, TenantAuthenticator } from '@wayfinder/tenancy';
+import { hashApiKey, isLoopbackHost, type CorrectionLog, type TenantAuthenticator } from '@wayfinder/tenancy';
+import { FailedKeyLimiter } from './auth/failed-key-limiter';
 import { TenantGuard } from './auth/tenant.guard';
 import { GatewayModule } from './gateway.module';
 import { ApiErrorFilter } from './http/api-error';
@@ -84,19 +85,29 @@ export async function startGatewayService(options: GatewayServiceOptions): Promi
   const sessions = options.operations ? (options.operations.sessions ?? new SessionBook()) : undefined;
   const authenticator = options.authenticator;
   // A key typed into the dashboard's login form: an operator key may act, a viewer key only reads.
-  const verifyKey = async (key: string): Promise<TenantContext | undefined> => {
-    const tenant = await authenticator.resolve(key);
-    return tenant && { tenantId: tenant.tenantId, operator: tenant.role === 'operator', local: tenant.local };
+  // The session keeps the key's hash, which the guard re-checks on every request (revocation ends it);
+  // wrong keys count against the client's address like failed bearer keys.
+  const failures = new FailedKeyLimiter();
+  // Bound beyond loopback, the session cookie is `Secure`: browsers send it over HTTPS only (a TLS proxy in front).
+  const secureCookie = !isLoopbackHost((options.host ?? '127.0.0.1').replace(/^\[|\]$/g, ''));
+  const verifyKey = async (key: string, address?: string): Promise<TenantContext | undefined> => {
+    failures.assertAllowed(address);
+    const tenant = key ? await authenticator.resolve(key) : undefined;
+    if (!tenant) {
+      failures.fail(address);
+      return undefined;
+    }
+    return { tenantId: tenant.tenantId, operator: tenant.role === 'operator', local: tenant.local, keyHash: hashApiKey(key) };
   };
   const gateway = GatewayModule.forRoot({ authenticator, correctionLog: options.correctionLog, options: options.options, history: options.operations?.store });
-  const operations = options.operations ? [OperationsHttpModule.forRoot({ store: options.operations.store, bus: options.bus, policies: policyBook, sessions, verifyKey })] : [];
+  const operations = options.operations ? [OperationsHttpModule.forRoot({ store: options.operations.store, bus: options.bus, policies: policyBook, sessions, verifyKey, secureCookie })] : [];
 
   @Module({ imports: [core, gateway, ...operations] })
   class GatewayAppModule {}
 
   const app = await NestFactory.create(GatewayAppModule, { bodyParser: false, logger: options.logger ?? ['error', 'warn'] });
   if (options.operations) app.use('/login', loginFormParser);
-  app.useGlobalGuards(new TenantGuard(authenticator, sessions));
+  app.useGlobalGuards(new TenantGuard(authenticator, sessions, failures));
   app.useGlobalFilters(new ApiErrorFilter());
   const listening = await listenOnBus(app, { bus: options.bus, groupId: options.groupId ?? 'wayfinder.gateway', stopBusOnClose: options.stopBusOnClose, instanceId: options.instanceId, host: options.host, port: options.port });
   return { app, url: listening.url, port: listening.port, stop: () => listening.stop() };

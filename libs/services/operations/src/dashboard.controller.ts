@@ -11,9 +11,13 @@ import { agentTimeline, fleetView, listAgents, listEscalations, readableTenants 
 import { httpError } from './http-errors';
 import type { SessionBook } from './session-book';
 import { tenantOfRequest, TENANT_CONTEXT_PROPERTY, type RequestWithTenant, type TenantContext } from './tenant-context';
-import { HISTORY_STORE, OPERATIONS_POLICIES, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
+import { HISTORY_STORE, OPERATIONS_POLICIES, OPERATIONS_SECURE_COOKIE, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
 
-export type VerifyKey = (key: string) => Promise<TenantContext | undefined>;
+/**
+ * Checks a key typed into the login form, for the client at `address` (the gateway counts failures per
+ * address and throws 429 past its limit).
+ */
+export type VerifyKey = (key: string, address?: string) => Promise<TenantContext | undefined>;
 
 interface RedirectResponse {
   status(code: number): RedirectResponse;
@@ -29,6 +33,7 @@ export class DashboardController {
     @Inject(OPERATIONS_POLICIES) private readonly policies: PolicyBook,
     @Inject(OPERATIONS_SESSIONS) private readonly sessions: SessionBook,
     @Optional() @Inject(OPERATIONS_VERIFY_KEY) private readonly verifyKey?: VerifyKey,
+    @Optional() @Inject(OPERATIONS_SECURE_COOKIE) private readonly secureCookie?: boolean,
   ) {}
 
   /** No tenant (no key, no session) → the login form instead of a 401 page. */
@@ -81,14 +86,14 @@ export class DashboardController {
   /** The key comes in the form body (never the URL); the answer sets an HttpOnly session cookie. */
   @Post('login')
   @HttpCode(303)
-  async logIn(@Body() body: unknown, @Res() response: RedirectResponse): Promise<void> {
+  async logIn(@Body() body: unknown, @Req() request: { socket?: { remoteAddress?: string } }, @Res() response: RedirectResponse): Promise<void> {
     const key = typeof body === 'object' && body !== null && typeof (body as { key?: unknown }).key === 'string' ? (body as { key: string }).key : '';
-    const tenant = key && this.verifyKey ? await this.verifyKey(key) : undefined;
+    const tenant = this.verifyKey ? await this.verifyKey(key, request.socket?.remoteAddress) : undefined;
     if (!tenant) {
       response.status(401).type('html').send(loginPage(this.verifyKey ? 'That key is not valid.' : 'No keys are configured: no login is needed.'));
       return;
     }
-    response.setHeader('set-cookie', this.sessions.cookieFor(this.sessions.open(tenant)));
+    response.setHeader('set-cookie', this.sessions.cookieFor(this.sessions.open(tenant), this.secureCookie === true));
     response.setHeader('location', '/');
     response.status(303).send('');
   }

@@ -11,7 +11,7 @@ import { DashboardController, type VerifyKey } from './dashboard.controller';
 import { FalsePositiveShares } from './false-positive-shares';
 import { OperationsController } from './operations.controllers';
 import { SessionBook } from './session-book';
-import { HISTORY_STORE, OPERATIONS_BUS, OPERATIONS_POLICIES, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
+import { HISTORY_STORE, OPERATIONS_BUS, OPERATIONS_POLICIES, OPERATIONS_SECURE_COOKIE, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
 
 export interface OperationsHttpDependencies {
   store: HistoryStore;
@@ -23,6 +23,8 @@ export interface OperationsHttpDependencies {
   sessions?: SessionBook;
   /** Checks a key typed into the login form (the gateway's key store); absent when no keys are configured. */
   verifyKey?: VerifyKey;
+  /** The session cookie gets `Secure` (the gateway is bound beyond loopback). */
+  secureCookie?: boolean;
 }
 
 @Module({})
@@ -35,6 +37,7 @@ export class OperationsHttpModule {
         { provide: FalsePositiveShares, useFactory: (store: HistoryStore) => new FalsePositiveShares(store), inject: [HISTORY_STORE] },
         { provide: OPERATIONS_SESSIONS, useValue: deps.sessions ?? new SessionBook() },
         ...(deps.verifyKey ? [{ provide: OPERATIONS_VERIFY_KEY, useValue: deps.verifyKey }] : []),
+        { provide: OPERATIONS_SECURE_COOKIE, useValue: deps.secureCookie === true },
         { provide: HISTORY_STORE, useValue: deps.store },
         { provide: OPERATIONS_BUS, useValue: deps.bus },
         { provide: OPERATIONS_POLICIES, useValue: deps.policies },

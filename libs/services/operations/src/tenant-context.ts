@@ -14,6 +14,8 @@ export interface TenantContext {
    * `?tenantId=` (default the guard's tenantId, `local`), as on the gateway's agent routes.
    */
   readonly local?: boolean;
+  /** A dashboard session's key (its SHA-256 hash): the guard re-checks it on every request. */
+  readonly keyHash?: string;
 }
 
 /** Where the guard puts the context on the (Express) request. */

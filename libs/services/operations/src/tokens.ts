@@ -5,3 +5,4 @@ export const OPERATIONS_POLICIES = Symbol('wayfinder.operations-policies');
 export const OPERATIONS_OPTIONS = Symbol('wayfinder.operations-options');
 export const OPERATIONS_SESSIONS = Symbol('wayfinder.operations-sessions');
 export const OPERATIONS_VERIFY_KEY = Symbol('wayfinder.operations-verify-key');
+export const OPERATIONS_SECURE_COOKIE = Symbol('wayfinder.operations-secure-cookie');

@@ -1,23 +1,26 @@
 /**
  * Auth in one place (STYLE "Doors"): before any handler runs, the bearer key becomes the request's
  * tenant. No key, an unknown key or a revoked key → 401. In local mode (no keys configured, loopback
- * bind) the local operator needs no key and acts for `?tenantId=T` (default `local`). A `tenantId` in the
+ * bind) the local operator needs no key and acts for `?tenantId=T` (default `local`), when the request
+ * passes local mode's doors (loopback Host and Origin, a JSON content type: local-mode-doors.ts). A `tenantId` in the
  * query that names another tenant than the key's → 403. For the operations module (dashboard, query
  * API) the guard also fills the TenantContext (`operator`: every gateway key may act); a request without
  * `Authorization` may carry a dashboard session cookie instead; the dashboard pages (DashboardController)
  * are not refused without a tenant: they render the login form. A route family marked `@KeyInHeader(name)`
  * (the LLM proxy, whose `Authorization` belongs to the upstream) takes its key from that header instead
- * and never reads `Authorization`.
+ * and never reads `Authorization`. An empty key (`Bearer ` and nothing, issue #30) counts as no key.
  * A viewer key (or a viewer's session) only reads: any other method than GET/HEAD → 403 naming the role
  * (the dashboard's login form aside).
  */
 import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { Id } from '@wayfinder/contracts';
-import { DashboardController, type SessionBook } from '@wayfinder/service-operations';
+import { DashboardController, type SessionBook, type TenantContext } from '@wayfinder/service-operations';
 import { LOCAL_TENANT, type ResolvedTenant, type TenantAuthenticator } from '@wayfinder/tenancy';
 import { ApiError, badRequest, forbidden } from '../http/api-error';
 import { AUTHENTICATOR } from '../tokens';
+import { FailedKeyLimiter } from './failed-key-limiter';
+import { checkLocalModeRequest } from './local-mode-doors';
 
 /** The guard's tenant: the gateway's ResolvedTenant, and the operations module's TenantContext (`operator`). */
 export type GatewayTenant = ResolvedTenant & { readonly operator: boolean };
@@ -32,6 +35,7 @@ export class TenantGuard implements CanActivate {
   constructor(
     @Inject(AUTHENTICATOR) private readonly auth: TenantAuthenticator,
     private readonly sessions?: SessionBook,
+    private readonly failures: FailedKeyLimiter = new FailedKeyLimiter(),
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -40,16 +44,20 @@ export class TenantGuard implements CanActivate {
     if (asked !== undefined && (typeof asked !== 'string' || !Id.safeParse(asked).success)) throw badRequest('tenantId must be one tenant id', 'tenantId');
     const keyHeader = Reflect.getMetadata(KEY_HEADER, context.getClass()) as string | undefined;
     if (keyHeader !== undefined) return this.fromKeyHeader(req, context, keyHeader, asked as string | undefined);
-    const header = req.headers.authorization;
+    // `Authorization: Bearer ` with nothing after it (a hook config's `Bearer $WAYFINDER_KEY` with the
+    // variable unset) is no key at all: the local operator in local mode, "a key is required" otherwise.
+    const sent = req.headers.authorization;
+    const header = typeof sent === 'string' && /^\s*(Bearer\s*)?$/i.test(sent) ? undefined : sent;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) {
-      const session = header === undefined ? this.sessions?.tenantOfCookie(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined) : undefined;
+      const session = header === undefined ? await this.sessionOf(req) : undefined;
       if (session) {
         if (asked !== undefined && asked !== session.tenantId && !session.local) throw forbidden(`this session belongs to another tenant than ${asked}`, 'tenantId');
         req.wayfinderTenant = { tenantId: session.tenantId, local: session.local === true, keyId: 'session', role: session.operator ? 'operator' : 'viewer', operator: session.operator };
         return readOnlyCheck(req, context);
       }
       if (header === undefined && (await this.auth.localMode())) {
+        checkLocalModeRequest(req, context.getClass() !== DashboardController);
         req.wayfinderTenant = { tenantId: (asked as string | undefined) ?? LOCAL_TENANT, local: true, keyId: 'local', role: 'operator', operator: true };
         return true;
       }
@@ -57,25 +65,51 @@ export class TenantGuard implements CanActivate {
       if (header === undefined && context.getClass() === DashboardController) return true;
       throw new ApiError(401, { error: header === undefined ? 'an API key is required: Authorization: Bearer <key>' : 'the Authorization header must be Bearer <key>' });
     }
+    this.failures.assertAllowed(req.socket?.remoteAddress);
     const tenant = await this.auth.resolve(match[1]);
-    if (!tenant) throw new ApiError(401, { error: 'unknown or revoked API key' });
+    if (!tenant) {
+      this.failures.fail(req.socket?.remoteAddress);
+      throw new ApiError(401, { error: 'unknown or revoked API key' });
+    }
     if (asked !== undefined && asked !== tenant.tenantId) throw forbidden(`this key belongs to another tenant than ${asked}`, 'tenantId');
     req.wayfinderTenant = { ...tenant, operator: tenant.role === 'operator' };
     return readOnlyCheck(req, context);
   }
 
+  /**
+   * The session of the request's cookie, checked against its key: a revoked (or removed) key ends the
+   * session now, and the request goes on as one without a session (401, or the dashboard's login form).
+   */
+  private async sessionOf(req: TenantRequest): Promise<TenantContext | undefined> {
+    const found = this.sessions?.sessionOfCookie(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined);
+    if (!found) return undefined;
+    const { keyHash } = found.tenant;
+    if (keyHash === undefined) return found.tenant.local ? found.tenant : undefined;
+    const current = await this.auth.resolveHash(keyHash);
+    if (!current || current.tenantId !== found.tenant.tenantId) {
+      this.sessions?.close(found.token);
+      return undefined;
+    }
+    return { ...found.tenant, operator: current.role === 'operator' };
+  }
+
   private async fromKeyHeader(req: TenantRequest, context: ExecutionContext, name: string, asked: string | undefined): Promise<boolean> {
     const raw = req.headers[name];
-    const key = typeof raw === 'string' ? raw.replace(/^Bearer\s+/i, '').trim() : '';
+    const key = typeof raw === 'string' ? raw.replace(/^\s*Bearer(\s+|$)/i, '').trim() : '';
     if (key === '') {
-      if (raw === undefined && (await this.auth.localMode())) {
+      if (await this.auth.localMode()) {
+        checkLocalModeRequest(req, true);
         req.wayfinderTenant = { tenantId: asked ?? LOCAL_TENANT, local: true, keyId: 'local', role: 'operator', operator: true };
         return true;
       }
       throw new ApiError(401, { error: `an API key is required: ${headerName(name)}: <key>`, field: headerName(name) });
     }
+    this.failures.assertAllowed(req.socket?.remoteAddress);
     const tenant = await this.auth.resolve(key);
-    if (!tenant) throw new ApiError(401, { error: `unknown or revoked API key in ${headerName(name)}`, field: headerName(name) });
+    if (!tenant) {
+      this.failures.fail(req.socket?.remoteAddress);
+      throw new ApiError(401, { error: `unknown or revoked API key in ${headerName(name)}`, field: headerName(name) });
+    }
     if (asked !== undefined && asked !== tenant.tenantId) throw forbidden(`this key belongs to another tenant than ${asked}`, 'tenantId');
     req.wayfinderTenant = { ...tenant, operator: tenant.role === 'operator' };
     return readOnlyCheck(req, context);
