@@ -9,7 +9,7 @@ import { startSimulated } from './start-simulated';
 
 const VERSION: string = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')).version;
 
-const USAGE = `usage: wayfinder start [--mode embedded|distributed] [--services a,b,…] [--port N] [--host ADDR] [--kafka BROKERS] [--redis URL] [--qdrant URL] [--health-port N]
+const USAGE = `usage: wayfinder start [--mode embedded|distributed] [--services a,b,…] [--port N] [--host ADDR] [--tls-cert FILE --tls-key FILE] [--kafka BROKERS] [--redis URL] [--qdrant URL] [--health-port N]
 
 Runs Wayfinder services until SIGINT/SIGTERM.
   --mode      embedded (default): every service in this process on the in-process bus and in-memory stores;
@@ -24,6 +24,8 @@ Runs Wayfinder services until SIGINT/SIGTERM.
   --host      the address the gateway binds (env WAYFINDER_GATEWAY_HOST, default 127.0.0.1). With no API keys
               configured and a loopback address, embedded mode needs no key (tenant "local"); any other
               address, or any key configured (wayfinder keys, WAYFINDER_API_KEYS), requires a key on every request
+  --tls-cert, --tls-key  PEM certificate (chain) and private key files: the gateway serves HTTPS and its
+              dashboard session cookie is Secure (env WAYFINDER_GATEWAY_TLS_CERT, WAYFINDER_GATEWAY_TLS_KEY; both or neither)
   --health-port  /health/live and /health/ready (env WAYFINDER_HTTP_PORT; 0 = any free port; served in
               distributed mode, and in embedded mode when set)
   --simulate N  embedded, with N simulated agents feeding it; the gateway (with the dashboard at /) on
@@ -44,6 +46,8 @@ export const startCommand: Command = {
       qdrant: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
       'health-port': { type: 'string' },
       simulate: { type: 'string' },
     }, false);

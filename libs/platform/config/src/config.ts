@@ -56,6 +56,9 @@ export const WayfinderConfig = z.object({
   gatewayPort: z.coerce.number().int().min(0).max(65535),
   /** Address the gateway binds; any non-loopback address requires a key on every request. */
   gatewayHost: z.string().min(1).max(255),
+  /** PEM certificate (chain) and private key files: with both set the gateway serves HTTPS (issue #29). */
+  gatewayTlsCert: z.string().min(1).optional(),
+  gatewayTlsKey: z.string().min(1).optional(),
   /** The LLM proxy's upstream (an OpenAI-compatible base URL) for tenants whose policy names none. */
   proxyUpstream: z
     .string()
@@ -150,6 +153,8 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   memoryHost: 'WAYFINDER_MEMORY_HOST',
   gatewayPort: 'WAYFINDER_GATEWAY_PORT (--port)',
   gatewayHost: 'WAYFINDER_GATEWAY_HOST (--host)',
+  gatewayTlsCert: 'WAYFINDER_GATEWAY_TLS_CERT (--tls-cert)',
+  gatewayTlsKey: 'WAYFINDER_GATEWAY_TLS_KEY (--tls-key)',
   proxyUpstream: 'WAYFINDER_PROXY_UPSTREAM',
   proxyTimeoutMs: 'WAYFINDER_PROXY_TIMEOUT_MS',
   ingestMaxEventsPerSecond: 'WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND',
@@ -180,7 +185,7 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   memoryApiKeys: 'WAYFINDER_MEMORY_API_KEYS',
 };
 
-export type ConfigOverrides = Partial<Record<'mode' | 'services' | 'kafka' | 'redis' | 'qdrant' | 'port' | 'host' | 'health-port', string>>;
+export type ConfigOverrides = Partial<Record<'mode' | 'services' | 'kafka' | 'redis' | 'qdrant' | 'port' | 'host' | 'health-port' | 'tls-cert' | 'tls-key', string>>;
 
 /** Reads the configuration from `env` with `overrides` (CLI flags) winning; throws ConfigError listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): WayfinderConfig {
@@ -203,6 +208,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     memoryHost: env.WAYFINDER_MEMORY_HOST ?? '127.0.0.1',
     gatewayPort: overrides.port ?? env.WAYFINDER_GATEWAY_PORT ?? '0',
     gatewayHost: overrides.host ?? env.WAYFINDER_GATEWAY_HOST ?? '127.0.0.1',
+    gatewayTlsCert: overrides['tls-cert'] ?? (env.WAYFINDER_GATEWAY_TLS_CERT || undefined),
+    gatewayTlsKey: overrides['tls-key'] ?? (env.WAYFINDER_GATEWAY_TLS_KEY || undefined),
     proxyUpstream: env.WAYFINDER_PROXY_UPSTREAM || undefined,
     proxyTimeoutMs: env.WAYFINDER_PROXY_TIMEOUT_MS ?? '120000',
     ingestMaxEventsPerSecond: env.WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND ?? '2000',
@@ -244,6 +251,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       });
   if (result.success && result.data.kafkaSaslMechanism && (!result.data.kafkaSaslUsername || !result.data.kafkaSaslPassword)) {
     problems.push(`${SOURCE_NAMES.kafkaSaslMechanism}: needs ${SOURCE_NAMES.kafkaSaslUsername} and ${SOURCE_NAMES.kafkaSaslPassword}`);
+  }
+  if (result.success && !result.data.gatewayTlsCert !== !result.data.gatewayTlsKey) {
+    problems.push(`${SOURCE_NAMES.gatewayTlsCert} and ${SOURCE_NAMES.gatewayTlsKey}: set both or neither`);
   }
   if (result.success && problems.length === 0) return result.data;
   throw new ConfigError(problems);

@@ -57,6 +57,8 @@ export interface GatewayServiceOptions {
   /** 0 picks a free port. */
   port?: number;
   host?: string;
+  /** PEM certificate and key: the gateway serves HTTPS (its session cookie is then `Secure`). */
+  tls?: { cert: Buffer; key: Buffer };
   groupId?: string;
   instanceId?: string;
   stopBusOnClose?: boolean;
@@ -68,7 +70,7 @@ export interface GatewayServiceOptions {
 
 export interface RunningGateway {
   readonly app: INestApplication;
-  /** `http://host:port`, the port actually bound. */
+  /** `http(s)://host:port`, the port actually bound. */
   readonly url: string;
   readonly port: number;
   stop(): Promise<void>;
@@ -88,8 +90,9 @@ export async function startGatewayService(options: GatewayServiceOptions): Promi
   // The session keeps the key's hash, which the guard re-checks on every request (revocation ends it);
   // wrong keys count against the client's address like failed bearer keys.
   const failures = new FailedKeyLimiter();
-  // Bound beyond loopback, the session cookie is `Secure`: browsers send it over HTTPS only (a TLS proxy in front).
-  const secureCookie = !isLoopbackHost((options.host ?? '127.0.0.1').replace(/^\[|\]$/g, ''));
+  // Served over TLS or bound beyond loopback, the session cookie is `Secure`: browsers send it over HTTPS
+  // only (the gateway's own TLS, `tls`, or a TLS proxy in front).
+  const secureCookie = options.tls !== undefined || !isLoopbackHost((options.host ?? '127.0.0.1').replace(/^\[|\]$/g, ''));
   const verifyKey = async (key: string, address?: string): Promise<TenantContext | undefined> => {
     failures.assertAllowed(address);
     const tenant = key ? await authenticator.resolve(key) : undefined;
@@ -105,10 +108,11 @@ export async function startGatewayService(options: GatewayServiceOptions): Promi
   @Module({ imports: [core, gateway, ...operations] })
   class GatewayAppModule {}
 
-  const app = await NestFactory.create(GatewayAppModule, { bodyParser: false, logger: options.logger ?? ['error', 'warn'] });
+  const app = await NestFactory.create(GatewayAppModule, { bodyParser: false, logger: options.logger ?? ['error', 'warn'], ...(options.tls && { httpsOptions: options.tls }) });
   if (options.operations) app.use('/login', loginFormParser);
   app.useGlobalGuards(new TenantGuard(authenticator, sessions, failures));
   app.useGlobalFilters(new ApiErrorFilter());
   const listening = await listenOnBus(app, { bus: options.bus, groupId: options.groupId ?? 'wayfinder.gateway', stopBusOnClose: options.stopBusOnClose, instanceId: options.instanceId, host: options.host, port: options.port });
-  return { app, url: listening.url, port: listening.port, stop: () => listening.stop() };
+  const url = options.tls ? listening.url.replace(/^http:/, 'https:') : listening.url;
+  return { app, url, port: listening.port, stop: () => listening.stop() };
 }

@@ -10,6 +10,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { Module, type DynamicModule, type INestMicroservice, type LoggerService, type Provider, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
@@ -362,6 +363,7 @@ async function start(
       embedder,
       port: config.gatewayPort,
       host: config.gatewayHost,
+      ...(config.gatewayTlsCert && config.gatewayTlsKey && { tls: { cert: readFileSync(config.gatewayTlsCert), key: readFileSync(config.gatewayTlsKey) } }),
       groupId: serviceGroupId(config, 'gateway'),
       instanceId,
       logger: options.logger === false ? false : undefined,
