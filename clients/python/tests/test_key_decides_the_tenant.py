@@ -18,7 +18,9 @@ GATEWAY: GatewayProcess
 
 def setUpModule() -> None:
     global GATEWAY
-    GATEWAY = GatewayProcess({"WAYFINDER_API_KEYS": f"acme:{KEY}"}).start()
+    # The operator lifts the ingest ceiling so the burst test's policy (a fast refill) is allowed.
+    GATEWAY = GatewayProcess({"WAYFINDER_API_KEYS": f"acme:{KEY}",
+                              "WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND": "100000"}).start()
 
 
 def tearDownModule() -> None:
