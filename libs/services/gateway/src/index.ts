@@ -5,3 +5,4 @@ export * from './start-gateway';
 export * from './key-stores';
 export * from './http/api-error';
 export * from './auth/tenant.guard';
+export { ChatCompletionsController } from './routes/proxy/chat-completions.controller';
