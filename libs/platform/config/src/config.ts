@@ -67,6 +67,8 @@ export const WayfinderConfig = z.object({
     .optional(),
   /** The LLM proxy's longest wait for the upstream, and between two chunks of a stream (ms). */
   proxyTimeoutMs: z.coerce.number().int().min(100).max(600_000),
+  /** Largest non-streamed upstream answer the LLM proxy buffers (bytes); past it → 502. Also bounds one line of a stream kept for step derivation. */
+  proxyMaxResponseBytes: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024),
   /** Operator's ceiling on a tenant's ingest rate (events/s): a policy asking more is refused (400). */
   ingestMaxEventsPerSecond: z.coerce.number().positive().max(1_000_000),
   /** Operator's ceiling on a tenant's ingest burst (events): a policy asking more is refused (400). */
@@ -157,6 +159,7 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   gatewayTlsKey: 'WAYFINDER_GATEWAY_TLS_KEY (--tls-key)',
   proxyUpstream: 'WAYFINDER_PROXY_UPSTREAM',
   proxyTimeoutMs: 'WAYFINDER_PROXY_TIMEOUT_MS',
+  proxyMaxResponseBytes: 'WAYFINDER_PROXY_MAX_RESPONSE_BYTES',
   ingestMaxEventsPerSecond: 'WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND',
   ingestMaxBurst: 'WAYFINDER_INGEST_MAX_BURST',
   maxStreamsPerTenant: 'WAYFINDER_MAX_STREAMS_PER_TENANT',
@@ -212,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     gatewayTlsKey: overrides['tls-key'] ?? (env.WAYFINDER_GATEWAY_TLS_KEY || undefined),
     proxyUpstream: env.WAYFINDER_PROXY_UPSTREAM || undefined,
     proxyTimeoutMs: env.WAYFINDER_PROXY_TIMEOUT_MS ?? '120000',
+    proxyMaxResponseBytes: env.WAYFINDER_PROXY_MAX_RESPONSE_BYTES ?? String(32 * 1024 * 1024),
     ingestMaxEventsPerSecond: env.WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND ?? '2000',
     ingestMaxBurst: env.WAYFINDER_INGEST_MAX_BURST ?? '10000',
     maxStreamsPerTenant: env.WAYFINDER_MAX_STREAMS_PER_TENANT ?? '200',

@@ -18,6 +18,12 @@ export interface GatewayOptions {
   readonly proxyUpstream?: string;
   /** The LLM proxy's longest wait for the upstream, and between two chunks of a stream (ms). */
   readonly proxyTimeoutMs: number;
+  /**
+   * Largest non-streamed upstream answer the LLM proxy buffers (WAYFINDER_PROXY_MAX_RESPONSE_BYTES, default
+   * 32 MiB): past it the client gets 502 in the OpenAI error shape. In a stream, the longest line (and the
+   * most assembled text) kept for step derivation; the stream itself is passed through whole.
+   */
+  readonly proxyMaxResponseBytes: number;
   /** The operator's ceilings on a tenant's ingest limit (WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND / _BURST): a tenant's policy cannot ask more. */
   readonly ingestCeiling: IngestLimits;
   /** Open correction streams (SSE and waiting long-polls) per tenant, and in all (WAYFINDER_MAX_STREAMS_PER_TENANT / WAYFINDER_MAX_STREAMS); past them → 429. */
@@ -25,4 +31,4 @@ export interface GatewayOptions {
   readonly maxStreams: number;
 }
 
-export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = { pollMs: 500, keepAliveMs: 15_000, maxBodyBytes: 16 * 1024 * 1024, proxyTimeoutMs: 120_000, ingestCeiling: DEFAULT_INGEST_LIMITS, maxStreamsPerTenant: 200, maxStreams: 2_000 };
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = { pollMs: 500, keepAliveMs: 15_000, maxBodyBytes: 16 * 1024 * 1024, proxyTimeoutMs: 120_000, proxyMaxResponseBytes: 32 * 1024 * 1024, ingestCeiling: DEFAULT_INGEST_LIMITS, maxStreamsPerTenant: 200, maxStreams: 2_000 };

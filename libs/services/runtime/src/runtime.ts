@@ -369,6 +369,7 @@ async function start(
       logger: options.logger === false ? false : undefined,
       options: {
         proxyTimeoutMs: config.proxyTimeoutMs,
+        proxyMaxResponseBytes: config.proxyMaxResponseBytes,
         ingestCeiling: { eventsPerSecond: config.ingestMaxEventsPerSecond, burst: config.ingestMaxBurst },
         maxStreamsPerTenant: config.maxStreamsPerTenant,
         maxStreams: config.maxStreams,

@@ -13,7 +13,10 @@
  * 3. the request goes to the tenant's upstream (policy `proxy.upstream`, else WAYFINDER_PROXY_UPSTREAM);
  *    its answer comes back as it is (status, headers, body; a stream chunk by chunk), and the assistant's
  *    message and tool calls become steps (a stream assembled from its deltas).
- * Unreachable upstream → 502, silent upstream → 504, both in the OpenAI error shape.
+ * Unreachable upstream → 502, silent upstream → 504, both in the OpenAI error shape. A non-streamed answer
+ * is buffered up to WAYFINDER_PROXY_MAX_RESPONSE_BYTES (default 32 MiB) before its headers go out; past it
+ * → 502 (the client gets a clear error rather than a body cut short or a proxy that holds gigabytes); a
+ * stream is passed through whole and only what the assembler keeps is bounded.
  */
 import { Controller, Inject, Logger, Post, Req, Res } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -53,6 +56,8 @@ export class ChatCompletionsController {
   private readonly conversations = new ConversationTracker();
   /** Per agent, its steps' publish in flight (at most one: a request waits for its agent's previous one). */
   private readonly publishing = new Map<string, Promise<void>>();
+  /** The most bytes of one non-streamed upstream answer held at once (never above proxyMaxResponseBytes). */
+  largestBuffered = 0;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -111,19 +116,36 @@ export class ChatCompletionsController {
 
     const ok = (upstreamRes.statusCode ?? 500) >= 200 && (upstreamRes.statusCode ?? 500) < 300;
     const streamed = ok && /text\/event-stream/i.test(String(upstreamRes.headers['content-type'] ?? ''));
-    res.writeHead(upstreamRes.statusCode ?? 502, clientHeaders(upstreamRes.headers));
-    const assembler = streamed ? new ChatStreamAssembler() : undefined;
+    const max = this.options.proxyMaxResponseBytes;
+    const assembler = streamed ? new ChatStreamAssembler(max) : undefined;
+    // A streamed answer goes to the client chunk by chunk (headers first); a whole answer is buffered
+    // (bounded) before its headers go out, so one past the bound can still be refused with a 502.
+    if (assembler) res.writeHead(upstreamRes.statusCode ?? 502, clientHeaders(upstreamRes.headers));
     const chunks: Buffer[] = [];
+    let buffered = 0;
+    const tooLarge = () => {
+      upstreamRes.destroy();
+      this.logger.warn(`upstream answer for ${tenant.tenantId}/${identity.agentId} exceeds ${max} bytes (WAYFINDER_PROXY_MAX_RESPONSE_BYTES): refused with 502`);
+      return new ApiError(502, { error: `the upstream's answer exceeds the proxy's limit of ${max} bytes (WAYFINDER_PROXY_MAX_RESPONSE_BYTES); ask for a stream or a shorter answer` });
+    };
+    if (!assembler && Number(upstreamRes.headers['content-length'] ?? 0) > max) throw tooLarge();
     try {
       for await (const chunk of upstreamRes) {
         if (assembler) {
           assembler.push(chunk as Buffer);
           res.write(chunk);
-        } else chunks.push(chunk as Buffer);
+          continue;
+        }
+        buffered += (chunk as Buffer).length;
+        if (buffered > max) throw tooLarge();
+        chunks.push(chunk as Buffer);
+        if (buffered > this.largestBuffered) this.largestBuffered = buffered;
       }
     } catch (error) {
-      // Headers are out: the client sees the body break off, as it would talking to the upstream.
+      if (error instanceof ApiError) throw error;
       this.logger.warn(`upstream answer for ${tenant.tenantId}/${identity.agentId} broke off: ${(error as Error).message}`);
+      if (!assembler) throw new ApiError(502, { error: `the upstream's answer broke off: ${(error as Error).message}` });
+      // Headers are out: the client sees the body break off, as it would talking to the upstream.
       res.destroy();
       return;
     }
@@ -132,9 +154,11 @@ export class ChatCompletionsController {
     if (assembler) {
       answer = assembler.answer();
       if (assembler.unreadable > 0) this.logger.warn(`${assembler.unreadable} stream chunk(s) from the upstream of ${tenant.tenantId} were not JSON`);
+      if (assembler.dropped > 0 || assembler.truncated) this.logger.warn(`a stream from the upstream of ${tenant.tenantId} went past ${max} characters: passed on whole, its steps derived from what was kept`);
     } else if (ok) {
       answer = answerOfCompletion(safeJson(Buffer.concat(chunks).toString('utf8')));
     }
+    if (!assembler) res.writeHead(upstreamRes.statusCode ?? 502, clientHeaders(upstreamRes.headers));
     res.end(assembler ? undefined : Buffer.concat(chunks));
     if (answer) {
       const answered = answerSteps(answer, identity, answerSeq, new Date().toISOString(), latencyMs);
