@@ -6,6 +6,7 @@
  */
 import { systemClock } from '@wayfinder/clock';
 import type { Correction } from '@wayfinder/contracts';
+import { TenantShares } from './tenant-shares';
 
 export interface LoggedCorrection {
   readonly cursor: string;
@@ -65,36 +66,33 @@ interface AgentLog {
 }
 
 export class InMemoryCorrectionLog implements CorrectionLog {
-  private readonly agents = new Map<string, AgentLog>();
+  /** Agents' logs, in per-tenant shares: one tenant's many agents evict only its own least recently written logs. */
+  private readonly agents: TenantShares<AgentLog>;
   private readonly limits: CorrectionLogLimits;
   private readonly now: () => number;
-  private readonly maxAgents: number;
 
-  constructor(options: Partial<CorrectionLogLimits> & { now?: () => number; maxAgents?: number } = {}) {
+  constructor(options: Partial<CorrectionLogLimits> & { now?: () => number; maxAgents?: number; maxAgentsPerTenant?: number } = {}) {
     this.limits = { ...DEFAULT_CORRECTION_LOG_LIMITS, ...options };
     this.now = options.now ?? systemClock.now;
-    this.maxAgents = options.maxAgents ?? 100_000;
+    const total = options.maxAgents ?? 100_000;
+    this.agents = new TenantShares({ total, perTenant: Math.min(total, options.maxAgentsPerTenant ?? 25_000) });
   }
 
   async append(corrections: readonly Correction[]): Promise<void> {
     for (const correction of corrections) {
-      const key = agentKey(correction.tenantId, correction.agentId);
-      let log = this.agents.get(key);
-      if (log) this.agents.delete(key); // re-inserted: the map's order is least recently written first
-      log = log ?? { entries: [] };
-      this.agents.set(key, log);
+      const log = this.agents.get(correction.tenantId, correction.agentId) ?? { entries: [] };
+      this.agents.set(correction.tenantId, correction.agentId, log); // re-inserted: least recently written go first
       this.expire(log);
       if (log.entries.some((e) => e.correction.eventId === correction.eventId)) continue;
       const cursor = this.nextCursor(log.lastCursor);
       log.lastCursor = cursor;
       log.entries.push({ cursor, correction });
       if (log.entries.length > this.limits.maxPerAgent) log.entries.splice(0, log.entries.length - this.limits.maxPerAgent);
-      if (this.agents.size > this.maxAgents) this.agents.delete(this.agents.keys().next().value as string);
     }
   }
 
   async after(tenantId: string, agentId: string, cursor: string | undefined, limit: number): Promise<LoggedCorrection[]> {
-    const log = this.agents.get(agentKey(tenantId, agentId));
+    const log = this.agents.get(tenantId, agentId);
     if (!log) return [];
     this.expire(log);
     return log.entries
@@ -120,7 +118,7 @@ export class InMemoryCorrectionLog implements CorrectionLog {
   }
 
   private entry(tenantId: string, agentId: string, correctionId: string): Entry | undefined {
-    const log = this.agents.get(agentKey(tenantId, agentId));
+    const log = this.agents.get(tenantId, agentId);
     if (!log) return undefined;
     this.expire(log);
     return log.entries.find((e) => e.correction.eventId === correctionId);
@@ -139,8 +137,4 @@ export class InMemoryCorrectionLog implements CorrectionLog {
     const [, lm, ln] = CURSOR.exec(last) as RegExpExecArray;
     return `${lm}-${Number(ln) + 1}`;
   }
-}
-
-function agentKey(tenantId: string, agentId: string): string {
-  return `${tenantId}\u0000${agentId}`;
 }

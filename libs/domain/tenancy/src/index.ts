@@ -4,3 +4,4 @@ export * from './key-store';
 export * from './authenticator';
 export * from './rate-limit';
 export * from './correction-log';
+export * from './tenant-shares';

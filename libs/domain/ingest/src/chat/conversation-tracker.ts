@@ -6,11 +6,13 @@
  * rewritten conversation (compacted, edited): it becomes a compaction step, and the steps after it carry
  * on above the last seq, from the messages after its last assistant message.
  *
- * Memory is bounded (`maxAgents`, least recently used forgotten). A forgotten agent, a restarted gateway
+ * Memory is bounded in per-tenant shares (keys are `<tenantId>\u0000…`): past `maxAgentsPerTenant` a
+ * tenant's own least recently used are forgotten, past `maxAgents` those of the tenant holding the most. A forgotten agent, a restarted gateway
  * or another instance simply treats the whole history as new: the steps repeat with the same seq and
  * eventId, which downstream recognises as duplicates.
  */
 import { canonicalJson, hash32 } from '@wayfinder/detection';
+import { TenantShares, tenantOfKey } from '@wayfinder/tenancy';
 import { stepsBefore } from './chat-steps';
 import type { ChatMessage } from './chat-request';
 
@@ -47,9 +49,11 @@ const SEED_1 = 0x811c9dc5;
 const SEED_2 = 0x01000193;
 
 export class ConversationTracker {
-  private readonly conversations = new Map<string, Conversation>();
+  private readonly conversations: TenantShares<Conversation>;
 
-  constructor(private readonly maxAgents = 50_000) {}
+  constructor(maxAgents = 50_000, maxAgentsPerTenant = 10_000) {
+    this.conversations = new TenantShares({ total: maxAgents, perTenant: Math.min(maxAgents, maxAgentsPerTenant) });
+  }
 
   get size(): number {
     return this.conversations.size;
@@ -57,7 +61,7 @@ export class ConversationTracker {
 
   /** Decides which messages are new; `commit` records the request once its steps are out. */
   admit(agentKey: string, runId: string, messages: readonly ChatMessage[]): Admission {
-    const known = this.conversations.get(agentKey);
+    const known = this.conversations.get(tenantOfKey(agentKey), agentKey);
     // One pass over the messages: the fingerprint where the last request ended, and at the end.
     let h1 = SEED_1;
     let h2 = SEED_2;
@@ -89,21 +93,19 @@ export class ConversationTracker {
 
   /** Records the request's messages as seen; `lastSeq` is the highest seq its steps used (if any). */
   commit(agentKey: string, runId: string, messages: readonly ChatMessage[], admission: Admission, lastSeq?: number): void {
-    const known = this.conversations.get(agentKey);
+    const known = this.conversations.get(tenantOfKey(agentKey), agentKey);
     const previous = known && known.runId === runId ? known.lastSeq : -1;
-    this.conversations.delete(agentKey);
-    this.conversations.set(agentKey, { runId, count: messages.length, h1: admission.h1, h2: admission.h2, seqBase: admission.seqBase, lastSeq: Math.max(previous, lastSeq ?? -1, admission.rewrittenAt ?? -1) });
-    while (this.conversations.size > this.maxAgents) this.conversations.delete(this.conversations.keys().next().value as string);
+    this.conversations.set(tenantOfKey(agentKey), agentKey, { runId, count: messages.length, h1: admission.h1, h2: admission.h2, seqBase: admission.seqBase, lastSeq: Math.max(previous, lastSeq ?? -1, admission.rewrittenAt ?? -1) });
   }
 
   /** Forgets the agent's conversation: its next request is all new (its steps repeat with the same seqs). */
   forget(agentKey: string): void {
-    this.conversations.delete(agentKey);
+    this.conversations.delete(tenantOfKey(agentKey), agentKey);
   }
 
   /** The proxy made steps of its answer to the last committed request; `lastSeq` the highest they used. */
   answered(agentKey: string, runId: string, lastSeq: number): void {
-    const known = this.conversations.get(agentKey);
+    const known = this.conversations.get(tenantOfKey(agentKey), agentKey);
     if (!known || known.runId !== runId) return;
     known.answered = known.count;
     known.lastSeq = Math.max(known.lastSeq, lastSeq);

@@ -14,6 +14,7 @@
  */
 import { checkAction, compileConstraints } from '@wayfinder/cognitive-map';
 import type { CognitiveMap, JsonValue } from '@wayfinder/contracts';
+import { TenantShares, tenantOfKey } from '@wayfinder/tenancy';
 import type { ChatStep } from '../chat/chat-steps';
 
 export type ToolHookEvent = 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure';
@@ -113,22 +114,25 @@ export function postToolAnswer(event: ToolHookEvent, decision: { block?: string;
 /**
  * The seq of each hook step, per agent run: the first seen in this instance starts at the clock (ms), the
  * next ones count up by one. A hook delivered again (the same `tool_use_id` and event) gets no new seq:
- * `next` answers undefined and the step is not published twice. Bounded: least recently used runs go.
+ * `next` answers undefined and the step is not published twice. Bounded in per-tenant shares (run keys are
+ * `<tenantId>\u0000…`): past a tenant's share its own least recently used runs go, past `maxRuns` those of
+ * the tenant holding the most, so one tenant never evicts another's runs.
  */
 export class HookSeqs {
-  private readonly runs = new Map<string, { next: number; seen: Map<string, number> }>();
+  private readonly runs: TenantShares<{ next: number; seen: Map<string, number> }>;
 
   constructor(
-    private readonly maxRuns = 50_000,
+    maxRuns = 50_000,
     private readonly seenPerRun = 256,
-  ) {}
+    maxRunsPerTenant = 10_000,
+  ) {
+    this.runs = new TenantShares({ total: maxRuns, perTenant: Math.min(maxRuns, maxRunsPerTenant) });
+  }
 
   next(runKey: string, nowMs: number, delivery?: string): number | undefined {
-    let run = this.runs.get(runKey);
-    if (run) this.runs.delete(runKey);
-    else run = { next: Math.floor(nowMs), seen: new Map() };
-    this.runs.set(runKey, run);
-    while (this.runs.size > this.maxRuns) this.runs.delete(this.runs.keys().next().value as string);
+    const tenantId = tenantOfKey(runKey);
+    const run = this.runs.get(tenantId, runKey) ?? { next: Math.floor(nowMs), seen: new Map<string, number>() };
+    this.runs.set(tenantId, runKey, run);
     if (delivery !== undefined) {
       if (run.seen.has(delivery)) return undefined;
       run.seen.set(delivery, run.next);
