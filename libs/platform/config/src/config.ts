@@ -62,6 +62,10 @@ export const WayfinderConfig = z.object({
     .url()
     .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
     .optional(),
+  /** Operator's egress allow-list (comma-separated hosts or base URLs) for tenants' upstreams and webhooks (egress.ts). */
+  egressAllow: z.string().max(10_000),
+  /** Whether tenants' upstreams and webhooks may reach loopback, link-local and private addresses. */
+  egressAllowPrivate: z.enum(['', '0', '1', 'true', 'false']),
   /** The LLM proxy's longest wait for the upstream, and between two chunks of a stream (ms). */
   proxyTimeoutMs: z.coerce.number().int().min(100).max(600_000),
   /** Operator's ceiling on a tenant's ingest rate (events/s): a policy asking more is refused (400). */
@@ -151,6 +155,8 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   gatewayPort: 'WAYFINDER_GATEWAY_PORT (--port)',
   gatewayHost: 'WAYFINDER_GATEWAY_HOST (--host)',
   proxyUpstream: 'WAYFINDER_PROXY_UPSTREAM',
+  egressAllow: 'WAYFINDER_EGRESS_ALLOW',
+  egressAllowPrivate: 'WAYFINDER_EGRESS_ALLOW_PRIVATE',
   proxyTimeoutMs: 'WAYFINDER_PROXY_TIMEOUT_MS',
   ingestMaxEventsPerSecond: 'WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND',
   ingestMaxBurst: 'WAYFINDER_INGEST_MAX_BURST',
@@ -204,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     gatewayPort: overrides.port ?? env.WAYFINDER_GATEWAY_PORT ?? '0',
     gatewayHost: overrides.host ?? env.WAYFINDER_GATEWAY_HOST ?? '127.0.0.1',
     proxyUpstream: env.WAYFINDER_PROXY_UPSTREAM || undefined,
+    egressAllow: env.WAYFINDER_EGRESS_ALLOW ?? '',
+    egressAllowPrivate: (env.WAYFINDER_EGRESS_ALLOW_PRIVATE ?? '').trim().toLowerCase(),
     proxyTimeoutMs: env.WAYFINDER_PROXY_TIMEOUT_MS ?? '120000',
     ingestMaxEventsPerSecond: env.WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND ?? '2000',
     ingestMaxBurst: env.WAYFINDER_INGEST_MAX_BURST ?? '10000',
