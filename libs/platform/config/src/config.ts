@@ -65,6 +65,10 @@ export const WayfinderConfig = z.object({
     .url()
     .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
     .optional(),
+  /** Operator's egress allow-list (comma-separated hosts or base URLs) for tenants' upstreams and webhooks (egress.ts). */
+  egressAllow: z.string().max(10_000),
+  /** Whether tenants' upstreams and webhooks may reach loopback, link-local and private addresses. */
+  egressAllowPrivate: z.enum(['', '0', '1', 'true', 'false']),
   /** The LLM proxy's longest wait for the upstream, and between two chunks of a stream (ms). */
   proxyTimeoutMs: z.coerce.number().int().min(100).max(600_000),
   /** Largest non-streamed upstream answer the LLM proxy buffers (bytes); past it → 502. Also bounds one line of a stream kept for step derivation. */
@@ -158,6 +162,8 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   gatewayTlsCert: 'WAYFINDER_GATEWAY_TLS_CERT (--tls-cert)',
   gatewayTlsKey: 'WAYFINDER_GATEWAY_TLS_KEY (--tls-key)',
   proxyUpstream: 'WAYFINDER_PROXY_UPSTREAM',
+  egressAllow: 'WAYFINDER_EGRESS_ALLOW',
+  egressAllowPrivate: 'WAYFINDER_EGRESS_ALLOW_PRIVATE',
   proxyTimeoutMs: 'WAYFINDER_PROXY_TIMEOUT_MS',
   proxyMaxResponseBytes: 'WAYFINDER_PROXY_MAX_RESPONSE_BYTES',
   ingestMaxEventsPerSecond: 'WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND',
@@ -214,6 +220,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     gatewayTlsCert: overrides['tls-cert'] ?? (env.WAYFINDER_GATEWAY_TLS_CERT || undefined),
     gatewayTlsKey: overrides['tls-key'] ?? (env.WAYFINDER_GATEWAY_TLS_KEY || undefined),
     proxyUpstream: env.WAYFINDER_PROXY_UPSTREAM || undefined,
+    egressAllow: env.WAYFINDER_EGRESS_ALLOW ?? '',
+    egressAllowPrivate: (env.WAYFINDER_EGRESS_ALLOW_PRIVATE ?? '').trim().toLowerCase(),
     proxyTimeoutMs: env.WAYFINDER_PROXY_TIMEOUT_MS ?? '120000',
     proxyMaxResponseBytes: env.WAYFINDER_PROXY_MAX_RESPONSE_BYTES ?? String(32 * 1024 * 1024),
     ingestMaxEventsPerSecond: env.WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND ?? '2000',

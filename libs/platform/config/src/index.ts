@@ -1,2 +1,3 @@
 export * from './config';
 export * from './kafka-security';
+export * from './egress';

@@ -1,3 +1,4 @@
+import type { EgressPolicy } from '@wayfinder/config';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '@wayfinder/tenancy';
 
 /** Injection tokens of the gateway: who holds keys, where corrections are kept, how long a long-poll waits. */
@@ -29,6 +30,14 @@ export interface GatewayOptions {
   /** Open correction streams (SSE and waiting long-polls) per tenant, and in all (WAYFINDER_MAX_STREAMS_PER_TENANT / WAYFINDER_MAX_STREAMS); past them → 429. */
   readonly maxStreamsPerTenant: number;
   readonly maxStreams: number;
+  /** The operator's egress (WAYFINDER_EGRESS_ALLOW / _ALLOW_PRIVATE): where a tenant's policy may send; `proxyUpstream` is always allowed. */
+  readonly egress?: EgressPolicy;
+}
+
+/** The effective egress policy: the operator's list (none by default) plus the operator's own upstream. */
+export function gatewayEgress(options: GatewayOptions): EgressPolicy {
+  const egress = options.egress ?? { allow: [], allowPrivate: false };
+  return options.proxyUpstream && !egress.allow.includes(options.proxyUpstream) ? { ...egress, allow: [...egress.allow, options.proxyUpstream] } : egress;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = { pollMs: 500, keepAliveMs: 15_000, maxBodyBytes: 16 * 1024 * 1024, proxyTimeoutMs: 120_000, proxyMaxResponseBytes: 32 * 1024 * 1024, ingestCeiling: DEFAULT_INGEST_LIMITS, maxStreamsPerTenant: 200, maxStreams: 2_000 };

@@ -16,7 +16,7 @@ import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
 import { BusTransport, FusedBus, HandlerErrorFilter, InProcessBus, InProcessEdges, createKafkaBus, type Bus, type RetryPolicy } from '@wayfinder/bus';
-import { kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
+import { egressFromEnv, kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { embedderChoices, PROFILES } from '@wayfinder/detection';
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { createEmbeddingCache } from '@wayfinder/onnx-embedders';
@@ -374,6 +374,7 @@ async function start(
         maxStreamsPerTenant: config.maxStreamsPerTenant,
         maxStreams: config.maxStreams,
         ...(config.proxyUpstream && { proxyUpstream: config.proxyUpstream }),
+        egress: egressFromEnv({ WAYFINDER_EGRESS_ALLOW: config.egressAllow, WAYFINDER_EGRESS_ALLOW_PRIVATE: config.egressAllowPrivate, WAYFINDER_PROXY_UPSTREAM: config.proxyUpstream }),
       },
       // The operators' surface (query API, dashboard) on the gateway's server, over the history store.
       operations: { store: history },

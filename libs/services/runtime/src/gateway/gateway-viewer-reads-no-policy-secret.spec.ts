@@ -36,7 +36,7 @@ describe('no key role reads a policy secret', () => {
     globex = other.key;
     operator = op.key;
     viewer = view.key;
-    running = await startWithGateway({}, {}, { workingDir });
+    running = await startWithGateway({ WAYFINDER_EGRESS_ALLOW: 'hooks.example.com' }, {}, { workingDir });
     base = running.gateway?.url ?? '';
   });
   afterAll(async () => {

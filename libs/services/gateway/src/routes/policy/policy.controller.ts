@@ -19,6 +19,8 @@ import { ApiError, badRequest, zodProblem } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
 import { IngestLimiter } from '../../ingest-limiter';
 import { isObject } from '../steps/steps.controller';
+import { egressRefusal, type EgressPolicy } from '@wayfinder/config';
+import { GATEWAY_OPTIONS, gatewayEgress, type GatewayOptions } from '../../tokens';
 
 @Controller('v1/policy')
 export class PolicyController {
@@ -26,7 +28,12 @@ export class PolicyController {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(POLICY_BOOK) private readonly book: PolicyBook,
     private readonly limiter: IngestLimiter,
-  ) {}
+    @Inject(GATEWAY_OPTIONS) options: GatewayOptions,
+  ) {
+    this.egress = gatewayEgress(options);
+  }
+
+  private readonly egress: EgressPolicy;
 
   @Get()
   get(@CurrentTenant() tenant: ResolvedTenant): TenantPolicy {
@@ -60,6 +67,15 @@ export class PolicyController {
     const ingest = doc.ingest;
     if (ingest?.eventsPerSecond !== undefined && ingest.eventsPerSecond > ceiling.eventsPerSecond) throw badRequest(`ingest.eventsPerSecond: ${ingest.eventsPerSecond} is over the operator's ceiling of ${ceiling.eventsPerSecond}`, 'ingest.eventsPerSecond');
     if (ingest?.burst !== undefined && ingest.burst > ceiling.burst) throw badRequest(`ingest.burst: ${ingest.burst} is over the operator's ceiling of ${ceiling.burst}`, 'ingest.burst');
+    // Egress is the operator's: a tenant's upstream and webhook must be in its allow-list (not loopback,
+    // not an internal service); the resolved address is checked again at connect time.
+    for (const [field, url] of [
+      ['proxy.upstream', doc.proxy?.upstream],
+      ['webhook.url', doc.webhook?.url],
+    ] as const) {
+      const refusal = url === undefined ? undefined : egressRefusal(this.egress, url);
+      if (refusal) throw badRequest(`${field}: ${refusal}`, field);
+    }
     const overlays: Array<[string, unknown]> = [
       ['policy', doc.policy],
       ...Object.entries(doc.tasks ?? {}).map(([id, o]): [string, unknown] => [`tasks.${id}`, o]),

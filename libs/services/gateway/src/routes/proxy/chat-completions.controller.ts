@@ -46,7 +46,8 @@ import { AgentCorrections } from '../../agent-corrections';
 import { ApiError, badRequest } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
 import { IngestLimiter } from '../../ingest-limiter';
-import { GATEWAY_OPTIONS, type GatewayOptions } from '../../tokens';
+import type { EgressPolicy } from '@wayfinder/config';
+import { GATEWAY_OPTIONS, gatewayEgress, type GatewayOptions } from '../../tokens';
 import { chatCompletionsUrl, clientHeaders, sendUpstream, upstreamHeaders, UpstreamError } from './upstream-client';
 
 @Controller('v1/chat/completions')
@@ -65,7 +66,11 @@ export class ChatCompletionsController {
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     private readonly limiter: IngestLimiter,
     private readonly corrections: AgentCorrections,
-  ) {}
+  ) {
+    this.egress = gatewayEgress(options);
+  }
+
+  private readonly egress: EgressPolicy;
 
   @Post()
   async post(@Req() req: IncomingMessage, @Res() res: ServerResponse, @CurrentTenant() tenant: ResolvedTenant): Promise<void> {
@@ -107,7 +112,7 @@ export class ChatCompletionsController {
     const started = performance.now();
     let upstreamRes: IncomingMessage;
     try {
-      upstreamRes = await sendUpstream(chatCompletionsUrl(upstream), upstreamHeaders(req.headers, body.length), body, timeoutMs, closed.signal);
+      upstreamRes = await sendUpstream(chatCompletionsUrl(upstream), upstreamHeaders(req.headers, body.length), body, timeoutMs, closed.signal, this.egress);
     } catch (error) {
       const timedOut = error instanceof UpstreamError && error.timedOut;
       throw new ApiError(timedOut ? 504 : 502, { error: (error as Error).message });

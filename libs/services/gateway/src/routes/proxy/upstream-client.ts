@@ -8,11 +8,21 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { egressLookup, egressRefusal, type EgressPolicy } from '@wayfinder/config';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'accept-encoding', 'expect']);
 
-const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
-const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
+/** Keep-alive agents per egress policy, their `lookup` refusing private resolved addresses at connect time. */
+const agents = new WeakMap<EgressPolicy, { http: HttpAgent; https: HttpsAgent }>();
+function agentsFor(egress: EgressPolicy): { http: HttpAgent; https: HttpsAgent } {
+  let pair = agents.get(egress);
+  if (!pair) {
+    const lookup = egressLookup(egress) as never;
+    pair = { http: new HttpAgent({ keepAlive: true, maxSockets: 256, lookup }), https: new HttpsAgent({ keepAlive: true, maxSockets: 256, lookup }) };
+    agents.set(egress, pair);
+  }
+  return pair;
+}
 
 export class UpstreamError extends Error {
   constructor(
@@ -56,10 +66,14 @@ export function clientHeaders(upstream: IncomingHttpHeaders): Record<string, str
  * Sends the request; resolves with the upstream's response once its headers came. `abort` (the client
  * went away) destroys the upstream request too.
  */
-export function sendUpstream(url: URL, headers: Record<string, string | string[]>, body: Buffer, timeoutMs: number, abort: AbortSignal): Promise<IncomingMessage> {
+export function sendUpstream(url: URL, headers: Record<string, string | string[]>, body: Buffer, timeoutMs: number, abort: AbortSignal, egress: EgressPolicy): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
+    // Policies also arrive over the bus: the operator's egress is checked again at send time.
+    const refusal = egressRefusal(egress, url.href);
+    if (refusal) return reject(new UpstreamError(`the upstream is refused: ${refusal}`, false));
     const https = url.protocol === 'https:';
-    const req = (https ? httpsRequest : httpRequest)(url, { method: 'POST', headers, agent: https ? httpsAgent : httpAgent, timeout: timeoutMs });
+    const pair = agentsFor(egress);
+    const req = (https ? httpsRequest : httpRequest)(url, { method: 'POST', headers, agent: https ? pair.https : pair.http, timeout: timeoutMs });
     const onAbort = () => req.destroy(new UpstreamError('the client closed the connection', false));
     abort.addEventListener('abort', onAbort, { once: true });
     req.once('timeout', () => req.destroy(new UpstreamError(`the upstream did not answer within ${timeoutMs} ms`, true)));
