@@ -23,6 +23,15 @@ function page(title: string, body: string, script = ''): string {
 <body><nav aria-label="Dashboard"><a href="/">Fleet</a><a href="/escalations">Escalations</a><a href="/policy">Policy</a></nav><main>${body}</main>${script ? `<script>${script}</script>` : ''}</body></html>`;
 }
 
+/**
+ * A value as a JavaScript string literal inside an inline `<script>`: JSON-quoted, with `<` escaped so no
+ * `</script>` can close the element. Every datum a page script uses goes through it (a tenant id may hold
+ * `'`, which encodeURIComponent leaves as it is).
+ */
+export function scriptLiteral(value: string): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
 function q(tenantId: string, local: boolean): string {
   return local ? `?tenantId=${encodeURIComponent(tenantId)}` : '';
 }
@@ -96,7 +105,7 @@ export function agentPage(t: AgentTimeline, local: boolean, operator: boolean): 
 ${escalations ? `<section aria-labelledby="esc"><h2 id="esc">Escalations</h2><ul>${escalations}</ul></section>` : ''}
 <section aria-labelledby="curve"><h2 id="curve">Persistence curve</h2>${persistenceCurveSvg(t.curve, { title: `Persistence curve of ${a.agentId}` })}</section>
 <section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2><table><caption>Steps of ${esc(a.agentId)}</caption><thead><tr><th scope="col">step</th><th scope="col">kind</th><th scope="col">tool</th><th scope="col">milestone</th><th scope="col">progress</th><th scope="col">note</th></tr></thead><tbody>${steps}</tbody></table></section>`;
-  const script = `for(const b of document.querySelectorAll('[data-false-positive]'))b.addEventListener('click',async()=>{const r=await fetch('/v1/deviations/'+encodeURIComponent(b.dataset.falsePositive)+'/false-positive${qs}',{method:'POST',credentials:'same-origin'});b.replaceWith(r.ok?' — marked false positive':' — could not mark it ('+r.status+')');});`;
+  const script = `for(const b of document.querySelectorAll('[data-false-positive]'))b.addEventListener('click',async()=>{const r=await fetch('/v1/deviations/'+encodeURIComponent(b.dataset.falsePositive)+'/false-positive'+${scriptLiteral(qs)},{method:'POST',credentials:'same-origin'});b.replaceWith(r.ok?' — marked false positive':' — could not mark it ('+r.status+')');});`;
   return page(`Agent ${a.agentId}`, body, script);
 }
 
@@ -106,7 +115,7 @@ export function escalationsPage(tenantId: string, escalations: readonly Escalati
     .map((e) => `<tr><td><a href="/agents/${encodeURIComponent(e.agentId)}${qs}">${esc(e.agentId)}</a></td><td>${esc(e.reason)}</td><td>${e.loopStartSeq ?? '–'}</td><td>${e.open ? 'open' : 'resumed'}</td><td>${e.open && operator ? `<button type="button" data-resume="${esc(e.agentId)}">Resume ${esc(e.agentId)}</button>` : ''}</td></tr>`)
     .join('');
   // Resume is the gateway's route (POST /v1/agents/{id}/resume): the correction engine unfreezes the agent.
-  const script = `for(const b of document.querySelectorAll('[data-resume]'))b.addEventListener('click',async()=>{const r=await fetch('/v1/agents/'+encodeURIComponent(b.dataset.resume)+'/resume${qs}',{method:'POST',credentials:'same-origin',headers:{'content-type':'application/json'},body:'{"reason":"resumed from the dashboard"}'});b.replaceWith(r.ok?'resume requested':'resume failed ('+r.status+')');});`;
+  const script = `for(const b of document.querySelectorAll('[data-resume]'))b.addEventListener('click',async()=>{const r=await fetch('/v1/agents/'+encodeURIComponent(b.dataset.resume)+'/resume'+${scriptLiteral(qs)},{method:'POST',credentials:'same-origin',headers:{'content-type':'application/json'},body:'{"reason":"resumed from the dashboard"}'});b.replaceWith(r.ok?'resume requested':'resume failed ('+r.status+')');});`;
   return page('Escalations', `<h1>Escalations of ${esc(tenantId)}</h1><table><caption>Escalations waiting for a person</caption><thead><tr><th scope="col">agent</th><th scope="col">reason</th><th scope="col">loop start</th><th scope="col">status</th><th scope="col">action</th></tr></thead><tbody>${rows}</tbody></table>`, script);
 }
 
