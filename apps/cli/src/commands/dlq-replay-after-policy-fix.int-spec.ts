@@ -96,6 +96,8 @@ describe('a dead-lettered escalation, replayed after the policy is fixed, is pro
     const vars = {
       WAYFINDER_MODE: 'distributed', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_REDIS_URL: redisUrl, WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_GROUP_PREFIX: name,
       WAYFINDER_API_KEYS: `${acme}:${ACME_KEY},${globex}:${GLOBEX_KEY}`,
+      // The operator allows the local webhook receiver (a tenant's policy may only name allowed destinations).
+      WAYFINDER_EGRESS_ALLOW: '127.0.0.1',
     };
     env(vars); // the CLI's dlq commands read the same environment as an operator's shell
     const config = loadConfig({ ...vars, WAYFINDER_GATEWAY_PORT: '0', WAYFINDER_SERVICES: 'task-parser,state-localizer,detector-worker,correction-engine,gateway,history-recorder,escalation-notifier' });
