@@ -2,8 +2,8 @@
  * Builds a Navigator on the real engines: cognitive-map localization, the detection engine and the
  * correction ladder, sharing one embedder. This is what replay, eval and the embedded services call.
  */
-import type { PolicySettings, StepEvent, TaskSpec } from '@wayfinder/contracts';
-import { Localizer, parseTask } from '@wayfinder/cognitive-map';
+import type { CognitiveMap, Deviation, PolicySettings, StepEvent, TaskSpec } from '@wayfinder/contracts';
+import { Localizer, parseTask, type LocalizerSnapshot } from '@wayfinder/cognitive-map';
 import { CorrectionEngine } from '@wayfinder/correction';
 import { CrossAgentCycleDetector, DetectionEngine, DriftDetector, goalCheckDetectors, type DetectionContext } from '@wayfinder/detection';
 import { HashingEmbedder, hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
@@ -30,6 +30,17 @@ export interface NavigatorOptions {
    * of the same events yields byte-identical output; live services pass the wall clock.
    */
   now?: () => number;
+  /**
+   * The detection context of a step (policy, the map's budgets): the services pass their PolicyBook's
+   * `contextFor`. Default: the policy above with the map the Navigator holds.
+   */
+  contextFor?: (step: StepEvent, map: CognitiveMap | undefined) => DetectionContext;
+  /** Operators' suppressions: a deviation answered true is neither returned nor corrected. */
+  suppressed?: (deviation: Deviation) => boolean;
+  /** Shadow-mode tenants: their corrections are withheld (would-send), their escalations not raised. */
+  shadow?: (tenantId: string) => boolean;
+  /** Told of a step the detectors did not apply again (an eventId seen, a seq at or below the run's last). */
+  onDuplicate?: (step: StepEvent, reason: 'seen_event' | 'stale_seq') => void;
 }
 
 export function createNavigator(options: NavigatorOptions): Navigator {
@@ -46,11 +57,13 @@ export function createNavigator(options: NavigatorOptions): Navigator {
     vectors,
     policyFor: (step: StepEvent) => {
       const map = navigator.mapOf(step.tenantId, step.taskId);
+      if (options.contextFor) return options.contextFor(step, map);
       // Drift reads the map's goal and milestones from the context.
       const ctx: DetectionContext = { policy: policyOf(step), expectedStepMs: map?.expectedStepMs, maxSteps: map?.maxSteps, map };
       return ctx;
     },
     extraDetectors: [new DriftDetector(vectors), ...goalCheckDetectors(embedder)],
+    onDuplicate: options.onDuplicate,
   });
   // Delegation cycles span agents: in process every agent of a tenant passes here, so one graph sees them all.
   const cycles = new CrossAgentCycleDetector();
@@ -70,11 +83,18 @@ export function createNavigator(options: NavigatorOptions): Navigator {
         const requests = steps.flatMap((step) => detection.textsFor(step));
         if (requests.length > 0) await vectors.prefetch(requests);
       },
+      state: detection,
     },
     // A new map version (an anchor change, appended constraints) keeps the agent's position.
-    localizerFor: (map, previous) => (previous instanceof Localizer ? Localizer.restore(map, previous.snapshot(), embedder) : new Localizer(map, embedder)),
+    localizerFor: (map, previous) => {
+      if (previous instanceof Localizer) return Localizer.restore(map, previous.snapshot(), embedder);
+      if (previous && 'snapshot' in previous && previous.snapshot) return Localizer.restore(map, previous.snapshot as LocalizerSnapshot, embedder);
+      return new Localizer(map, embedder);
+    },
     correction,
     anchors: new AnchorStage(policyOf),
+    suppressed: options.suppressed,
+    shadow: options.shadow,
   });
   for (const spec of options.tasks ?? []) {
     const parsed = parseTask(spec);

@@ -28,4 +28,13 @@ export class LadderStage implements CorrectionStage {
   onDeviation(deviation: Deviation, map: CognitiveMap | undefined): CorrectionOutcome {
     return this.engine.onDeviation(deviation, { policy: this.policyOf(deviation), map });
   }
+
+  resume(tenantId: string, agentId: string): boolean {
+    return this.engine.resume(tenantId, agentId);
+  }
+
+  /** The ladder's per-agent state (rungs, limits used, freeze, checkpoint) is the engine's. */
+  get state(): CorrectionEngine {
+    return this.engine;
+  }
 }

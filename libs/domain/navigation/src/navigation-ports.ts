@@ -9,6 +9,19 @@ import type { SelfHealOutcome } from '@wayfinder/correction';
 /** Localization of one agent on one map; keeps its own state (the position only moves forward). */
 export interface LocalizationStage {
   onStep(step: StepEvent): Position;
+  /** Its state as plain data (JSON), for the agent's state document; restored by `localizerFor`. */
+  snapshot?(): unknown;
+}
+
+/**
+ * A stage's per-agent state, for the agent's one state document (navigation-state.ts): the detection and
+ * correction engines implement it. Structural: the same shape the services' durable state asks of a holder.
+ */
+export interface AgentStateParts {
+  exportAgentState(tenantId: string, agentId: string): Uint8Array | undefined;
+  /** Replaces the agent's state; throws when the bytes cannot be read. */
+  importAgentState(tenantId: string, agentId: string, state: Uint8Array): void;
+  forgetAgent(tenantId: string, agentId: string): void;
 }
 
 /** Detection for every agent; the engine keys its per-agent state itself. */
@@ -18,6 +31,8 @@ export interface DetectionStage {
   tick?(nowMs: number): Deviation[];
   /** Embeds ahead (async, batched) what onStep will read from a semantic embedder (DESIGN §5.6). */
   prepare?(steps: readonly StepEvent[]): Promise<void>;
+  /** Its per-agent state, kept in the agent's state document. */
+  readonly state?: AgentStateParts;
 }
 
 export interface CorrectionOutcome {
@@ -32,6 +47,10 @@ export interface CorrectionStage {
   /** Returns the self-heal outcomes this step settled (a corrected agent progressed, or ran out of time). */
   onStep(step: StepEvent, position: Position | undefined, map: CognitiveMap | undefined): readonly SelfHealOutcome[] | void;
   onDeviation(deviation: Deviation, map: CognitiveMap | undefined): CorrectionOutcome;
+  /** A person resumed the frozen agent: its next steps are navigated again. */
+  resume?(tenantId: string, agentId: string): boolean;
+  /** Its per-agent state, kept in the agent's state document. */
+  readonly state?: AgentStateParts;
 }
 
 export interface AnchorStageLike {
@@ -43,9 +62,17 @@ export interface NavigationStages {
   readonly detection: DetectionStage;
   /**
    * Builds the localizer of one agent on one map; without it steps are not localized. With `previous`
-   * (the agent's localizer on the map's older version) the position carries over to the new version.
+   * (the agent's localizer on the map's older version, or its snapshot from a stored state document) the
+   * position carries over to this version.
    */
-  readonly localizerFor?: (map: CognitiveMap, previous?: LocalizationStage) => LocalizationStage;
+  readonly localizerFor?: (map: CognitiveMap, previous?: LocalizationStage | { snapshot: unknown }) => LocalizationStage;
+  /**
+   * Operators' suppressions (false positives they marked): a deviation it answers true for is neither
+   * returned nor corrected.
+   */
+  readonly suppressed?: (deviation: Deviation) => boolean;
+  /** Tenants in shadow mode (policy `shadow: true`): corrections decided and withheld, escalations not raised. */
+  readonly shadow?: (tenantId: string) => boolean;
   /** Dynamic anchors: proposals from feedback/plan steps, and decisions on them. */
   readonly anchors?: AnchorStageLike;
   /** Without it no corrections are computed (a replay that only wants deviations skips the ladder). */

@@ -118,7 +118,7 @@ describe('Navigator', () => {
       'correct-step:2:task-1',
       'correct-deviation:2',
     ]);
-    expect(first).toEqual({ localized: expect.objectContaining({ progress: 0.1 }), deviations: [], corrections: [], escalations: [], selfHeals: [] });
+    expect(first).toEqual({ localized: expect.objectContaining({ progress: 0.1 }), deviations: [], corrections: [], withheld: [], escalations: [], selfHeals: [] });
     expect(second.localized?.progress).toBeCloseTo(0.2);
     expect(second.deviations).toEqual([deviation(2)]);
     expect(second.corrections.map((c) => c.action)).toEqual(['hint']);
@@ -167,5 +167,39 @@ describe('Navigator', () => {
     const late = navigator.tick(2000);
     expect(late.deviations).toHaveLength(1);
     expect(late.corrections[0].deviationIds).toEqual(['d9']);
+  });
+
+  it('navigates a redelivered step once: at or below the last seq of its agent, task and run, nothing runs again', () => {
+    const detected: number[] = [];
+    const navigator = new Navigator({ detection: { onStep: (s) => (detected.push(s.seq), []) }, localizerFor: () => ({ onStep: () => ({ milestoneId: 'm1', completed: [], progress: 0.1, confidence: 1, method: 'marker' }) }) });
+    navigator.setMap('t', map('task-1'));
+    navigator.onStep(step(1));
+    navigator.onStep(step(2));
+    expect(navigator.onStep(step(2)).duplicate).toBe(true);
+    expect(navigator.onStep(step(1)).duplicate).toBe(true);
+    expect(navigator.onStep({ ...step(1), runId: 'sub-run' }).duplicate).toBeUndefined(); // another run of the agent
+    expect(detected).toEqual([1, 2, 1]);
+  });
+
+  it('drops suppressed deviations before the ladder, and withholds a shadow tenant\'s corrections and escalations', () => {
+    const corrected: string[] = [];
+    const correction: CorrectionStage = {
+      onStep: () => undefined,
+      onDeviation: (d) => (corrected.push(d.eventId), { corrections: [hint(d)], escalations: [{ eventId: `esc-${d.eventId}` } as never] }),
+    };
+    const suppressedIds = new Set(['d1']);
+    const shadowTenants = new Set<string>();
+    const navigator = new Navigator({ detection: { onStep: (s) => [deviation(s.seq)] }, correction, suppressed: (d) => suppressedIds.has(d.eventId), shadow: (t) => shadowTenants.has(t) });
+    const first = navigator.onStep(step(1));
+    expect(first.deviations).toEqual([]);
+    expect(corrected).toEqual([]);
+    const sent = navigator.onStep(step(2));
+    expect(sent.corrections).toHaveLength(1);
+    expect(sent.escalations).toHaveLength(1);
+    shadowTenants.add('t');
+    const shadowed = navigator.onStep(step(3));
+    expect(shadowed.corrections).toEqual([]);
+    expect(shadowed.withheld.map((c) => c.deviationIds)).toEqual([['d3']]);
+    expect(shadowed.escalations).toEqual([]);
   });
 });
