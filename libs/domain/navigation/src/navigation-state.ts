@@ -16,6 +16,14 @@ export interface NavigationStateParts {
   correction?: Uint8Array;
 }
 
+/** The localization section: each task's localizer snapshot (LocalizerSnapshot), with the run and last seq navigated. */
+export const LOCALIZATION_VERSION = 1;
+
+export interface LocalizationDocument {
+  v: number;
+  tasks: Array<[string, { snapshot?: unknown; version: number; runId: string | null; lastSeq: number | null }]>;
+}
+
 const SECTIONS = ['localization', 'detection', 'correction'] as const;
 const ABSENT = 0xffffffff;
 const HEADER = 4;

@@ -171,7 +171,7 @@ describe('Navigator', () => {
 
   it('navigates a redelivered step once: at or below the last seq of its agent, task and run, nothing runs again', () => {
     const detected: number[] = [];
-    const navigator = new Navigator({ detection: { onStep: (s) => (detected.push(s.seq), []) }, localizerFor: () => ({ onStep: () => ({ milestoneId: 'm1', completed: [], progress: 0.1, confidence: 1, method: 'marker' }) }) });
+    const navigator = new Navigator({ detection: { onStep: (s) => (detected.push(s.seq), []) }, localizerFor: () => ({ onStep: () => ({ milestoneId: 'm1', completed: [], progress: 0.1, confidence: 1, method: 'signal' }) }) });
     navigator.setMap('t', map('task-1'));
     navigator.onStep(step(1));
     navigator.onStep(step(2));

@@ -18,7 +18,7 @@
 import { compositeKey, utf8Bytes, type AnchorChange, type CognitiveMap, type Correction, type Deviation, type Escalation, type Position, type StepEvent } from '@wayfinder/contracts';
 import type { SelfHealOutcome } from '@wayfinder/correction';
 import type { CorrectionStage, LocalizationStage, NavigationStages } from './navigation-ports';
-import { decodeNavigationState, encodeNavigationState } from './navigation-state';
+import { decodeNavigationState, encodeNavigationState, LOCALIZATION_VERSION, type LocalizationDocument } from './navigation-state';
 
 export interface NavigationResult {
   /** The agent's position on its task's map; absent when no map is known for the task. */
@@ -39,7 +39,6 @@ export interface NavigationResult {
 
 /** Tasks whose localizers an agent keeps (the newest): an agent works on one task at a time. */
 const MAX_TASKS_PER_AGENT = 4;
-const LOCALIZATION_VERSION = 1;
 
 /** An agent's localizer on one task, or its stored snapshot waiting for the task's map. */
 interface HeldLocalizer {
@@ -50,11 +49,6 @@ interface HeldLocalizer {
   /** The run and the last seq navigated in it: a redelivered step is recognised. */
   runId: string | null;
   lastSeq: number;
-}
-
-interface LocalizationDocument {
-  v: number;
-  tasks: Array<[string, { snapshot?: unknown; version: number; runId: string | null; lastSeq: number }]>;
 }
 
 export class Navigator {

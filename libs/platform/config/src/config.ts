@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 
-export const SERVICE_NAMES = ['task-parser', 'state-localizer', 'detector-worker', 'correction-engine', 'memory-service', 'gateway', 'otlp-normalizer', 'history-recorder', 'escalation-notifier'] as const;
+export const SERVICE_NAMES = ['task-parser', 'navigator', 'state-localizer', 'detector-worker', 'correction-engine', 'memory-service', 'gateway', 'otlp-normalizer', 'history-recorder', 'escalation-notifier'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /** The gateway's port when a user starts Wayfinder (`wayfinder start`, apps/gateway). */
@@ -21,12 +21,13 @@ export const WayfinderConfig = z.object({
   mode: z.enum(['embedded', 'distributed']),
   services: z.array(z.enum(SERVICE_NAMES)).min(1),
   /**
-   * How co-located per-agent stages hand a step on (DESIGN §3, §14): `fused` (default) runs localizer →
-   * detector → correction engine (and the other co-located readers of localized steps and deviations)
-   * in process, inside the consumer of the steps topic; `separate` has each stage consume its input topic.
-   * Default: fused in distributed mode, separate embedded.
+   * How navigation runs (DESIGN §3, issue #28): `one-pass` (default) runs the domain's per-agent Navigator
+   * (localize → detect → correct) in the navigator service, one consumer of the steps topic with one state
+   * document per agent; `fused` and `separate` run the three stage services (state-localizer →
+   * detector-worker → correction-engine), handing steps on in process (`fused`) or through their topics.
+   * The navigation services asked for are mapped to the pipeline's (runtime.ts `pipelineServices`).
    */
-  pipeline: z.enum(['fused', 'separate']),
+  pipeline: z.enum(['one-pass', 'fused', 'separate']),
   /**
    * Whether the fused localizer publishes the localized steps on Kafka (`publish`, the default: an output
    * for whoever subscribes — tools, a detector worker or memory service in another process) or hands them
@@ -204,8 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-    // Fused on Kafka (where a hop costs a produce, a fetch and a decode); embedded keeps every edge on the in-process bus.
-    pipeline: env.WAYFINDER_PIPELINE ?? ((overrides.mode ?? env.WAYFINDER_MODE) === 'distributed' ? 'fused' : 'separate'),
+    pipeline: env.WAYFINDER_PIPELINE ?? 'one-pass',
     localizedOutput: env.WAYFINDER_LOCALIZED_OUTPUT ?? 'publish',
     kafkaBrokers: overrides.kafka ?? env.WAYFINDER_KAFKA_BROKERS ?? '127.0.0.1:9092',
     kafkaClientId: env.WAYFINDER_KAFKA_CLIENT_ID ?? 'wayfinder',

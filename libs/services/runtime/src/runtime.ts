@@ -37,6 +37,7 @@ import {
   WEBHOOK_TIMEOUT_MS,
 } from '@wayfinder/service-operations';
 import { HELD_STEP_STORE, StateLocalizerModule } from '@wayfinder/service-state-localizer';
+import { NAVIGATOR_OPTIONS, NavigatorModule, type NavigatorOptions } from '@wayfinder/service-navigator';
 import { startOtlpNormalizer } from '@wayfinder/service-otlp-normalizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
 import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
@@ -55,6 +56,7 @@ export function serviceGroupId(config: Pick<WayfinderConfig, 'groupPrefix'>, ser
 
 const SERVICE_MODULES: Record<StreamService, Type<unknown>> = {
   'task-parser': TaskParserModule,
+  navigator: NavigatorModule,
   'state-localizer': StateLocalizerModule,
   'detector-worker': DetectorWorkerModule,
   'correction-engine': CorrectionEngineModule,
@@ -65,6 +67,7 @@ const SERVICE_MODULES: Record<StreamService, Type<unknown>> = {
 /** The topics each service consumes (for lag measurement). */
 const CONSUMED: Record<StreamService, string[]> = {
   'task-parser': ['wayfinder.tasks.v1', 'wayfinder.anchor-changes.v1', 'wayfinder.policies.v1'],
+  navigator: ['wayfinder.steps.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1', 'wayfinder.controls.v1', 'wayfinder.suppressions.v1'],
   'state-localizer': ['wayfinder.steps.v1', 'wayfinder.maps.v1'],
   'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1', 'wayfinder.delegations.v1', 'wayfinder.suppressions.v1'],
   'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.controls.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
@@ -77,6 +80,26 @@ const CONSUMED: Record<StreamService, string[]> = {
  * then dead-letters the escalation with the reason; it never shares a retry loop with the pipeline.
  */
 export const NOTIFIER_RETRY: RetryPolicy = { maxAttempts: 6, initialBackoffMs: 1_000, maxBackoffMs: 30_000 };
+
+/** The stage services the one-pass navigator replaces (issue #28). */
+const STAGE_SERVICES: readonly ServiceName[] = ['state-localizer', 'detector-worker', 'correction-engine'];
+
+/**
+ * The services a process runs for its pipeline: with `one-pass`, the navigator in place of any of the
+ * three stage services asked for; with `fused` or `separate`, the three stage services in place of the
+ * navigator. Other services are kept as asked.
+ */
+export function pipelineServices(config: Pick<WayfinderConfig, 'pipeline' | 'services'>): ServiceName[] {
+  const asked = new Set(config.services);
+  const navigation = asked.has('navigator') || STAGE_SERVICES.some((s) => asked.has(s));
+  if (config.pipeline === 'one-pass') {
+    for (const s of STAGE_SERVICES) asked.delete(s);
+    if (navigation) asked.add('navigator');
+  } else if (asked.delete('navigator')) {
+    for (const s of STAGE_SERVICES) asked.add(s);
+  }
+  return [...asked];
+}
 
 /**
  * The per-agent edges that run in process when their producing stage is co-located (config.pipeline
@@ -97,6 +120,7 @@ export function fusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 'servic
  */
 const HOT_OUTPUTS: Partial<Record<ServiceName, TopicName[]>> = {
   gateway: ['wayfinder.steps.v1'],
+  navigator: ['wayfinder.corrections.v1', 'wayfinder.escalations.v1', 'wayfinder.deviations.v1', 'wayfinder.localized.v1'],
   'state-localizer': ['wayfinder.localized.v1'],
   'detector-worker': ['wayfinder.deviations.v1'],
   'correction-engine': ['wayfinder.corrections.v1', 'wayfinder.escalations.v1'],
@@ -134,7 +158,8 @@ function readsInProcess(service: ServiceName, topic: string, fusedTopics: readon
  * `none` is asked for a process that does not run them all (the absent ones would never see a step).
  */
 export function localFusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 'services' | 'localizedOutput'>): TopicName[] {
-  if (config.localizedOutput !== 'none') return [];
+  // One-pass: the navigator publishes localized steps or, with `none`, hands them to nobody (DESIGN §3).
+  if (config.localizedOutput !== 'none' || config.pipeline === 'one-pass') return [];
   const readers: ServiceName[] = [...FUSED_READERS, ...(FUSED_OBSERVERS['wayfinder.localized.v1'] ?? [])];
   const missing = readers.filter((s) => !config.services.includes(s));
   if (config.pipeline !== 'fused' || !config.services.includes('state-localizer') || missing.length > 0) {
@@ -150,7 +175,7 @@ export function localFusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 's
 const FUSED_PARTITIONS_IN_FLIGHT = 16;
 
 /** Services that resolve policies and so must follow the policies topic. */
-const POLICY_READERS: ServiceName[] = ['detector-worker', 'correction-engine', 'task-parser', 'escalation-notifier'];
+const POLICY_READERS: ServiceName[] = ['navigator', 'detector-worker', 'correction-engine', 'task-parser', 'escalation-notifier'];
 
 @Module({ controllers: [PoliciesHandler] })
 class PoliciesModule {}
@@ -205,6 +230,7 @@ async function start(
   closers: Array<() => Promise<unknown>>,
   stopAll: () => Promise<void>,
 ): Promise<RunningServices> {
+  config = { ...config, services: pipelineServices(config) };
   const embedder = new HashingEmbedder();
   // The semantic embedders the profile chooses per detector, plus WAYFINDER_EMBEDDERS (DESIGN §5.6).
   const vectors = await createEmbeddingCache([...embedderChoices(PROFILES[config.profile]), ...config.embedders], { hashing: embedder });
@@ -233,11 +259,12 @@ async function start(
       // Partitions are independent (order is per agent, within one partition): several in flight at once
       // keep the process busy while one batch waits on the broker or Redis. Fused, one consumer carries
       // every stage's round trips, so it keeps as many in flight as the separate stages' consumers did together.
-      partitionsConsumedConcurrently: fusedTopics.length > 0 ? FUSED_PARTITIONS_IN_FLIGHT : 4,
+      partitionsConsumedConcurrently: fusedTopics.length > 0 || config.pipeline === 'one-pass' ? FUSED_PARTITIONS_IN_FLIGHT : 4,
       publishes: clientSuffix === 'services' ? hotOutputsOf(config) : [],
     });
   const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs, groupIdOf: (service) => serviceGroupId(config, service as ServiceName) };
-  const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }];
+  const navigatorOptions: NavigatorOptions = { publishLocalized: config.localizedOutput !== 'none' };
+  const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }, { provide: NAVIGATOR_OPTIONS, useValue: navigatorOptions }];
   const checks: Record<string, HealthCheck> = {};
   let history: HistoryStore;
   if (config.mode === 'embedded') {

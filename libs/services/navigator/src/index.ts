@@ -1,0 +1,3 @@
+export * from './navigator.module';
+export * from './navigation.handler';
+export * from './stage-documents';

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { NavigationHandler } from './navigation.handler';
+
+@Module({ controllers: [NavigationHandler] })
+export class NavigatorModule {}
