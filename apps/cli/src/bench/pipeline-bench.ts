@@ -34,6 +34,8 @@ export interface PipelineBenchOptions {
   telemetry?: boolean;
   /** Each stage its own consumer group over Kafka (WAYFINDER_PIPELINE=separate) instead of the fused path. */
   separate?: boolean;
+  /** The pipeline to run (WAYFINDER_PIPELINE; default one-pass, the product's default); `separate` wins. */
+  pipeline?: Layout;
   /** Steps through `bench floor` before the pipeline starts (0: no floor). */
   floorMessages?: number;
   /**
@@ -83,8 +85,8 @@ export interface PipelineBenchResult {
   drainSec: number;
   /** CPU time of the pipeline process per step, from the start of the load until it caught up. */
   pipelineCpuMicrosPerStep: number | null;
-  /** The pipeline's layout: the fused per-partition path or separate stages. */
-  layout: 'fused' | 'separate';
+  /** The pipeline's layout: the one-pass navigator, the fused stages or separate stages. */
+  layout: Layout;
   /** `bench floor` run just before, on the same broker and topic layout. */
   floor?: FloorBenchResult;
   /** pipelineCpuMicrosPerStep ÷ the floor's CPU µs per message (same run). */
@@ -114,10 +116,19 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
   return { ...result, ...(floor ? { floor, cpuRatioToFloor: ratioOf(result.pipelineCpuMicrosPerStep) } : {}), ...(backlog ? { backlog } : {}) };
 }
 
+type Layout = 'one-pass' | 'fused' | 'separate';
+
+function layoutOf(options: PipelineBenchOptions): Layout {
+  return options.separate ? 'separate' : (options.pipeline ?? 'one-pass');
+}
+
 /** Every consumer group a step goes through, with the topic it reads it on (one localized step per step). */
-function stagesOf(layout: 'fused' | 'separate', prefix: string): Array<{ name: string; topic: string }> {
+function stagesOf(layout: Layout, prefix: string): Array<{ name: string; topic: string }> {
   const steps = `${prefix}wayfinder.steps.v1`;
   const localized = `${prefix}wayfinder.localized.v1`;
+  // One-pass, the navigator's group carries the step through localization, detection and correction;
+  // the memory service reads the localized steps it publishes.
+  if (layout === 'one-pass') return [{ name: 'navigator', topic: steps }, { name: 'memory-service', topic: localized }];
   // Fused, the localizer's group carries the step through detection, correction, the history recorder and
   // the memory service (all in process) before it commits.
   if (layout === 'fused') return [{ name: 'state-localizer', topic: steps }];
@@ -133,7 +144,7 @@ const BENCH_GOAL = 'read every part of the sales data -> compute the totals per 
 
 /** The catch-up run (see PipelineBenchOptions.backlog): the steps first, then the pipeline, timed until every stage committed them. */
 async function runBacklog(options: PipelineBenchOptions, log: (line: string) => void): Promise<{ steps: number; stepsPerSec: number; cpuMicrosPerStep: number | null }> {
-  const layout = options.separate ? 'separate' : 'fused';
+  const layout = layoutOf(options);
   const prefix = `backlog-${Date.now().toString(36)}.`;
   const total = options.backlog!;
   await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
@@ -207,7 +218,7 @@ async function runBacklog(options: PipelineBenchOptions, log: (line: string) => 
 }
 
 async function runPipeline(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
-  const layout = options.separate ? 'separate' : 'fused';
+  const layout = layoutOf(options);
   const prefix = `bench-${Date.now().toString(36)}.`;
   await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: options.partitions });
   const sink = options.telemetry ? await startOtlpSink() : undefined;

@@ -16,7 +16,7 @@ import { BENCH_EMBEDDERS_USAGE, benchEmbeddersCommand } from './bench-embedders.
 
 const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--state-agents N]
        wayfinder bench floor [--kafka BROKERS] [--agents N] [--messages N] [--partitions N] [--client kafkajs|platformatic|both] [--rounds N]
-       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--separate] [--messages N] [--backlog N] [--decompose]
+       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--pipeline one-pass|fused|separate] [--separate] [--messages N] [--backlog N] [--decompose]
        wayfinder bench worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N] [--unique-goals]
        wayfinder bench failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
        wayfinder bench gateway [--kafka BROKERS] [--events N] [--agents N] [--concurrency N]
@@ -51,6 +51,7 @@ pipeline's CPU per step is also given as a ratio to the floor's CPU per message 
   --partitions N     partitions of the per-agent topics (default 12)
   --telemetry        traces and metrics on in the pipeline, exported over OTLP to a local sink
                      (off: OTEL_SDK_DISABLED); compare pipelineCpuMicrosPerStep with and without
+  --pipeline NAME    one-pass (default: the navigator service), fused or separate (WAYFINDER_PIPELINE)
   --separate         each stage its own consumer over Kafka (localized steps and deviations as the
                      transport between stages) instead of the fused per-partition path
   --messages N       steps through the floor before the pipeline (default 100000; 0 skips it)
@@ -122,6 +123,7 @@ export const benchCommand: Command = {
       'session-timeout': { type: 'string' },
       telemetry: { type: 'boolean' },
       separate: { type: 'boolean' },
+      pipeline: { type: 'string' },
       messages: { type: 'string' },
       backlog: { type: 'string' },
       decompose: { type: 'boolean' },
@@ -222,7 +224,7 @@ export const benchCommand: Command = {
       const { runProxyBench } = await import('../bench/proxy-bench');
       results = await runProxyBench(proxyOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else {
-      only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions', 'telemetry', 'separate', 'messages', 'backlog', 'decompose']);
+      only(['kafka', 'agents', 'rate', 'duration', 'looping-share', 'partitions', 'telemetry', 'separate', 'pipeline', 'messages', 'backlog', 'decompose']);
       const loopingShare = numberOption(values['looping-share'], 'looping-share', 0.1);
       if (loopingShare > 1) throw new UsageError(`--looping-share must be a number between 0 and 1, got '${values['looping-share']}'`);
       const pipelineOptions = {
@@ -234,6 +236,7 @@ export const benchCommand: Command = {
         partitions: intOption(values.partitions, 'partitions', 12),
         telemetry: values.telemetry === true,
         separate: values.separate === true,
+        pipeline: pipelineOf(values.pipeline),
         floorMessages: intOption(values.messages, 'messages', 100_000, 0),
         backlog: intOption(values.backlog, 'backlog', 0, 0),
         decompose: values.decompose === true,
@@ -271,4 +274,11 @@ function loadDetectorBench(): RunDetectorBench {
   const loaded = require(DETECTOR_BENCH) as { runDetectorBench?: RunDetectorBench };
   if (typeof loaded.runDetectorBench !== 'function') throw new Error(`${DETECTOR_BENCH} does not export runDetectorBench`);
   return loaded.runDetectorBench;
+}
+
+/** --pipeline: one of the pipelines WAYFINDER_PIPELINE names. */
+function pipelineOf(value: unknown): 'one-pass' | 'fused' | 'separate' | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'one-pass' || value === 'fused' || value === 'separate') return value;
+  throw new UsageError(`--pipeline must be one-pass, fused or separate, got ${JSON.stringify(value)}`);
 }

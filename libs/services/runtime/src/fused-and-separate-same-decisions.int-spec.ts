@@ -1,4 +1,6 @@
 /**
+ * Issue #28: the one-pass navigator (the domain's per-agent Navigator in one consumer of the steps topic)
+ * decides exactly as the separate services and as a replay through the same Navigator in process.
  * Issue #17: the fused per-partition path (localizer → detector → correction engine in process, inside
  * the steps consumer) and the separate services (each stage consuming its input topic) decide the same,
  * on the real Kafka broker and Redis: for the same task and steps, the same deviations and the same
@@ -13,6 +15,8 @@ import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import { Kafka, logLevel } from 'kafkajs';
 import { requireKafka, uniqueTestName, until } from '@wayfinder/testing';
+import { PolicyBook } from '@wayfinder/detection';
+import { createNavigator } from '@wayfinder/navigation';
 import { startServices } from './runtime';
 
 // Now: the history keeps records for a retention window from the present (an old ts would be trimmed at once).
@@ -61,7 +65,7 @@ async function contextOf(url: string, tenantId: string, agentId: string): Promis
   return `${tenantId}/${agentId} ${await response.text()}`;
 }
 
-async function run(brokers: string[], pipeline: 'fused' | 'separate', localizedOutput: 'publish' | 'none' = 'publish'): Promise<Outcome> {
+async function run(brokers: string[], pipeline: 'one-pass' | 'fused' | 'separate', localizedOutput: 'publish' | 'none' = 'publish'): Promise<Outcome> {
   const prefix = `${uniqueTestName(`fuse-${pipeline}-${localizedOutput}`)}.`;
   await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 3 });
   const deviations: Deviation[] = [];
@@ -118,7 +122,8 @@ async function run(brokers: string[], pipeline: 'fused' | 'separate', localizedO
     ).reduce((a, b) => a + b, 0);
     // The memory service's trails are written before the steps commit (fused) or its own batch (separate).
     for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 500))) {
-      const [offsets] = await admin.fetchOffsets({ groupId: `${prefix}${config.groupPrefix}.${pipeline === 'fused' ? 'state-localizer' : 'memory-service'}`, topics: [`${prefix}wayfinder.${pipeline === 'fused' ? 'steps' : 'localized'}.v1`] });
+      const fused = pipeline === 'fused';
+      const [offsets] = await admin.fetchOffsets({ groupId: `${prefix}${config.groupPrefix}.${fused ? 'state-localizer' : 'memory-service'}`, topics: [`${prefix}wayfinder.${fused ? 'steps' : 'localized'}.v1`] });
       if (offsets.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0) >= total) break;
       if (Date.now() - started > 60_000) throw new Error('timed out waiting for the memory service to commit');
     }
@@ -138,10 +143,40 @@ async function run(brokers: string[], pipeline: 'fused' | 'separate', localizedO
   }
 }
 
-describe('fused pipeline and separate services on Kafka and Redis', () => {
-  it('give the same deviations and corrections for the same steps', async () => {
+/** The same steps replayed through the domain's Navigator in process (what `wayfinder replay` runs). */
+function replayed(): Pick<Outcome, 'deviations' | 'corrections'> {
+  const policies = new PolicyBook('balanced');
+  const tasks: TaskSpec[] = TENANTS.map((tenantId) => ({ schema: 'wayfinder.task.v1', eventId: `task-${tenantId}`, tenantId, ts, taskId: 'report', goal: 'read every part of the sales data -> compute totals -> write the report' }));
+  const navigator = createNavigator({ policy: (s) => policies.policyOf(s.tenantId, s.taskId, s.agentId), tasks });
+  const all = TENANTS.flatMap((t) => Array.from({ length: 8 }, (_, a) => stepsOf(t, a)));
+  const deviations: Deviation[] = [];
+  const corrections: Correction[] = [];
+  for (let from = 0; from < 40; from += 8) {
+    for (const step of all.flatMap((s) => s.slice(from, from + 8))) {
+      const result = navigator.onStep(step);
+      deviations.push(...result.deviations);
+      corrections.push(...result.corrections);
+    }
+  }
+  return {
+    deviations: deviations.map((d) => `${d.tenantId}/${d.agentId}@${d.atSeq} ${d.detector} ${d.level} ${d.eventId}`).sort(),
+    corrections: corrections.map((c) => `${c.tenantId}/${c.agentId}@${c.atSeq} ${c.action} ${c.severity} ${c.eventId}`).sort(),
+  };
+}
+
+describe('one-pass navigator, fused pipeline and separate services on Kafka and Redis', () => {
+  it('give the same deviations and corrections for the same steps, as a replay does', async () => {
     const brokers = await requireKafka();
+    const onePass = await run(brokers, 'one-pass');
     const separate = await run(brokers, 'separate');
+    const replay = replayed();
+    expect(onePass.deviations).toEqual(replay.deviations);
+    expect(onePass.corrections).toEqual(replay.corrections);
+    expect(onePass.deviations).toEqual(separate.deviations);
+    expect(onePass.corrections).toEqual(separate.corrections);
+    expect(onePass.localized).toBe(separate.localized);
+    expect(onePass.historySteps).toEqual(separate.historySteps);
+    expect(onePass.contexts).toEqual(separate.contexts);
     const fused = await run(brokers, 'fused');
     const local = await run(brokers, 'fused', 'none');
     // The input loops: there is something to compare, and both saw every step.
@@ -165,5 +200,5 @@ describe('fused pipeline and separate services on Kafka and Redis', () => {
     expect(local.corrections).toEqual(separate.corrections);
     expect(local.historySteps).toEqual(separate.historySteps);
     expect(local.contexts).toEqual(separate.contexts);
-  }, 360_000);
+  }, 480_000);
 });

@@ -130,6 +130,7 @@ describe('self-healing on Kafka and Redis', () => {
     await observer.start();
     const config = loadConfig({
       WAYFINDER_MODE: 'distributed',
+      WAYFINDER_PIPELINE: 'fused', // reads the correction-engine service's own engine
       WAYFINDER_KAFKA_BROKERS: brokers.join(','),
       WAYFINDER_REDIS_URL: redisUrl,
       WAYFINDER_TOPIC_PREFIX: prefix,

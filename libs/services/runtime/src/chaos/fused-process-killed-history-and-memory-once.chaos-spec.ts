@@ -58,7 +58,7 @@ async function run(brokers: string[], redis: Redis, kill: boolean): Promise<Outc
   const prefix = `${uniqueTestName(kill ? 'chaos-fused-kill' : 'chaos-fused-ref')}.`;
   await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 3 });
   const port = await freePort();
-  const env = { WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_MEMORY_PORT: String(port), WAYFINDER_MEMORY_API_KEYS: JSON.stringify(KEYS) };
+  const env = { WAYFINDER_PIPELINE: 'fused', WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_MEMORY_PORT: String(port), WAYFINDER_MEMORY_API_KEYS: JSON.stringify(KEYS) };
   const bus = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'chaos-fused-test' });
   await bus.start();
   const admin = new Kafka({ clientId: 'chaos-fused-admin', brokers, logLevel: logLevel.NOTHING }).admin();
