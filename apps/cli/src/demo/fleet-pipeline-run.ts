@@ -9,7 +9,6 @@ import type { Correction, Deviation, Escalation, LocalizedStep, StepEvent } from
 import { InProcessBus, SettlingBus } from '@wayfinder/bus';
 import { loadConfig, type WayfinderConfig } from '@wayfinder/config';
 import type { CorrectionStats } from '@wayfinder/correction';
-import { CorrectionHandler } from '@wayfinder/service-correction-engine';
 import { startServices, type RunningServices } from '@wayfinder/service-runtime';
 import type { ReceivedCorrection, SimulatedFleet } from '@wayfinder/testing';
 
@@ -84,7 +83,7 @@ export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: Fl
   if (options.observe) bus.subscribe('wayfinder.localized.v1', async (batch) => void localized.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
 
   const running = await startServices(options.config ?? loadConfig({}), { bus, logger: false });
-  const correctionEngine = running.get(CorrectionHandler).engine;
+  const correctionEngine = running.correctionEngine();
   const effects = new Map<string, ReceivedCorrection>();
   const settleTimeoutMs = options.settleTimeoutMs ?? 60_000;
   const started = Date.now();

@@ -39,6 +39,8 @@ export interface NavigatorOptions {
   suppressed?: (deviation: Deviation) => boolean;
   /** Shadow-mode tenants: their corrections are withheld (would-send), their escalations not raised. */
   shadow?: (tenantId: string) => boolean;
+  /** The correction ladder's engine (a service that reads its stats or freeze state passes its own). */
+  correctionEngine?: CorrectionEngine;
   /** Told of a step the detectors did not apply again (an eventId seen, a seq at or below the run's last). */
   onDuplicate?: (step: StepEvent, reason: 'seen_event' | 'stale_seq') => void;
 }
@@ -67,7 +69,7 @@ export function createNavigator(options: NavigatorOptions): Navigator {
   });
   // Delegation cycles span agents: in process every agent of a tenant passes here, so one graph sees them all.
   const cycles = new CrossAgentCycleDetector();
-  const correction = options.corrections === false ? undefined : new LadderStage(new CorrectionEngine({ now }), policyOf);
+  const correction = options.corrections === false ? undefined : new LadderStage(options.correctionEngine ?? new CorrectionEngine({ now }), policyOf);
   const navigator: Navigator = new Navigator({
     detection: {
       onStep(step, position) {

@@ -15,6 +15,7 @@ import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bu
 import { systemClock, type Clock } from '@wayfinder/clock';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { SuppressionBook } from '@wayfinder/history';
+import { CorrectionEngine } from '@wayfinder/correction';
 import { createNavigator, type NavigationResult, type Navigator } from '@wayfinder/navigation';
 import {
   AGENT_STATE_STORES,
@@ -38,9 +39,9 @@ import {
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { NavigationStateStore } from './stage-documents';
 
-export const NAVIGATOR_OPTIONS = Symbol('wayfinder.navigator-options');
+export const NAVIGATION_HANDLER_OPTIONS = Symbol('wayfinder.navigation-handler-options');
 
-export interface NavigatorOptions {
+export interface NavigationHandlerOptions {
   /** Publish the localized steps on wayfinder.localized.v1 (default true: history, memory and tools read them). */
   readonly publishLocalized?: boolean;
 }
@@ -76,6 +77,8 @@ class Outputs {
 @Controller()
 export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
   readonly navigator: Navigator;
+  /** The ladder's engine inside the navigator (freeze state, self-heal stats). */
+  readonly engine: CorrectionEngine;
   readonly states: DurableAgentStates;
   /** Patterns operators marked false positive, per agent: their deviations are dropped until they expire. */
   readonly suppressions = new SuppressionBook();
@@ -97,12 +100,14 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
     @Optional() @Inject(AGENT_STATE_STORES) stores?: AgentStateStores,
     @Optional() @Inject(STATE_SETTINGS) settings?: StateSettings,
     @Optional() @Inject(CLOCK) clock?: Clock,
-    @Optional() @Inject(NAVIGATOR_OPTIONS) options?: NavigatorOptions,
+    @Optional() @Inject(NAVIGATION_HANDLER_OPTIONS) options?: NavigationHandlerOptions,
   ) {
     this.clock = clock ?? systemClock;
     this.publishLocalized = options?.publishLocalized ?? true;
     this.maps = new MapCache(mapStore, this.clock.now);
+    this.engine = new CorrectionEngine({ now: this.clock.now });
     this.navigator = createNavigator({
+      correctionEngine: this.engine,
       policy: (subject) => policies.policyOf(subject.tenantId, subject.taskId, subject.agentId),
       contextFor: (step, map) => policies.contextFor(step, map),
       embedder,

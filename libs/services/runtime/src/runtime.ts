@@ -23,7 +23,8 @@ import { createEmbeddingCache } from '@wayfinder/onnx-embedders';
 import { kafkaCheck, redisCheck, startHealthServer, type HealthCheck, type HealthServer } from '@wayfinder/health';
 import { InMemoryHistoryStore, type HistoryStore } from '@wayfinder/history';
 import { RedisAgentStateStore, RedisDeliveryLog, RedisDetectorStateStore, RedisHeldSteps, RedisHistoryStore, RedisMapStore } from '@wayfinder/redis';
-import { CorrectionEngineModule } from '@wayfinder/service-correction-engine';
+import { CorrectionEngineModule, CorrectionHandler } from '@wayfinder/service-correction-engine';
+import type { CorrectionEngine } from '@wayfinder/correction';
 import { AGENT_STATE_STORES, InMemoryMapStore, PoliciesHandler, PolicyBook, STATE_SETTINGS, WayfinderCoreModule, type AgentStateStores, type MapStore, type StateSettings } from '@wayfinder/service-core';
 import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-detector-worker';
 import { memoryStores, startMemoryService, type RunningMemoryService } from '@wayfinder/service-memory';
@@ -37,7 +38,7 @@ import {
   WEBHOOK_TIMEOUT_MS,
 } from '@wayfinder/service-operations';
 import { HELD_STEP_STORE, StateLocalizerModule } from '@wayfinder/service-state-localizer';
-import { NAVIGATOR_OPTIONS, NavigatorModule, type NavigatorOptions } from '@wayfinder/service-navigator';
+import { NAVIGATION_HANDLER_OPTIONS, NavigationHandler, NavigatorModule, type NavigationHandlerOptions } from '@wayfinder/service-navigator';
 import { startOtlpNormalizer } from '@wayfinder/service-otlp-normalizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
 import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
@@ -186,6 +187,8 @@ export interface RunningServices {
   readonly apps: readonly INestMicroservice[];
   /** A controller or provider of whichever service app has it (tests, the demo). */
   get<T>(type: Type<T>): T;
+  /** The correction ladder's engine of whichever pipeline runs here (the navigator's, or the correction-engine service's). */
+  correctionEngine(): CorrectionEngine;
   readonly mapStore: MapStore;
   readonly policyBook: PolicyBook;
   /** The operators' history (Redis in distributed mode, in memory embedded), filled by the history recorder. */
@@ -263,8 +266,8 @@ async function start(
       publishes: clientSuffix === 'services' ? hotOutputsOf(config) : [],
     });
   const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs, groupIdOf: (service) => serviceGroupId(config, service as ServiceName) };
-  const navigatorOptions: NavigatorOptions = { publishLocalized: config.localizedOutput !== 'none' };
-  const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }, { provide: NAVIGATOR_OPTIONS, useValue: navigatorOptions }];
+  const navigatorOptions: NavigationHandlerOptions = { publishLocalized: config.localizedOutput !== 'none' };
+  const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }, { provide: NAVIGATION_HANDLER_OPTIONS, useValue: navigatorOptions }];
   const checks: Record<string, HealthCheck> = {};
   let history: HistoryStore;
   if (config.mode === 'embedded') {
@@ -448,6 +451,8 @@ async function start(
       const created = await NestFactory.createMicroservice(WayfinderServiceModule, {
         strategy: new BusTransport(serviceBus, { groupId: serviceGroupId(config, service), maxBatchSize: 1_000, stopBusOnClose: false, instanceId }),
         logger: options.logger ?? ['error', 'warn'],
+        // A lookup of a provider this app does not have throws (RunningServices.get tries each app) instead of exiting.
+        abortOnError: false,
       });
       created.useGlobalFilters(new HandlerErrorFilter());
       apps.push(created);
@@ -468,19 +473,21 @@ async function start(
   }
 
   let stopped = false;
+  const get = <T>(type: Type<T>): T => {
+    for (const candidate of apps) {
+      try {
+        return candidate.get(type, { strict: false });
+      } catch {
+        // not in this service's app
+      }
+    }
+    throw new Error(`no running service provides ${type.name}`);
+  };
   return {
     bus,
     apps,
-    get<T>(type: Type<T>): T {
-      for (const candidate of apps) {
-        try {
-          return candidate.get(type, { strict: false });
-        } catch {
-          // not in this service's app
-        }
-      }
-      throw new Error(`no running service provides ${type.name}`);
-    },
+    get,
+    correctionEngine: () => (config.services.includes('navigator') ? get(NavigationHandler).engine : get(CorrectionHandler).engine),
     mapStore,
     policyBook,
     history,

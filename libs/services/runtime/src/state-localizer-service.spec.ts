@@ -33,7 +33,7 @@ describe('state-localizer service', () => {
   beforeAll(async () => {
     const bus = new InProcessBus();
     bus.subscribe('wayfinder.localized.v1', async (batch) => void localized.push(...batch.map((d) => d.payload)), { groupId: 'test' });
-    running = await startServices(loadConfig({}, { services: 'task-parser,state-localizer' }), { bus, logger: false });
+    running = await startServices(loadConfig({ WAYFINDER_PIPELINE: 'separate' }, { services: 'task-parser,state-localizer' }), { bus, logger: false });
   });
 
   afterAll(() => running.stop());

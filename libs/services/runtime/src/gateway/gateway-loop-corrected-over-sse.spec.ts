@@ -2,7 +2,6 @@
 // over SSE: a hint first, then a stronger correction; every event carries its cursor as id. The loop
 // goes on until the agent is frozen; a human resumes it over HTTP, the correction engine unfreezes it,
 // and its next loop gets a correction again.
-import { CorrectionHandler } from '@wayfinder/service-correction-engine';
 import { until } from '@wayfinder/testing';
 import type { RunningServices } from '../runtime';
 import { call, loopSteps, readSse, REPORT_TASK, startWithGateway } from './gateway.testing';
@@ -48,10 +47,10 @@ describe('a looping agent corrected over SSE', () => {
     }
     await until(() => sse.events.some((e) => JSON.parse(e.data).action === 'freeze'), 20_000);
     const frozenAt = sse.events.length;
-    expect(running.get(CorrectionHandler).engine.isFrozen('acme', 'looper', 'r1')).toBe(true);
+    expect(running.correctionEngine().isFrozen('acme', 'looper', 'r1')).toBe(true);
 
     expect((await call(base, 'POST', '/v1/agents/looper/resume', { key: KEY, body: { reason: 'fixed the permissions' } })).status).toBe(202);
-    await until(() => !running.get(CorrectionHandler).engine.isFrozen('acme', 'looper', 'r1'), 10_000);
+    await until(() => !running.correctionEngine().isFrozen('acme', 'looper', 'r1'), 10_000);
     await call(base, 'POST', '/v1/steps', { key: KEY, body: loopSteps('looper', 25, { firstSeq: seq + 2 }) });
     await until(() => sse.events.length > frozenAt, 20_000);
     expect(JSON.parse(sse.events[frozenAt].data)).toMatchObject({ agentId: 'looper' });
