@@ -1,8 +1,9 @@
 /**
- * `wayfinder bench detectors|floor|pipeline|worker-memory|failover|gateway|proxy` (DESIGN §11). `detectors` runs the detector benchmark that lives
+ * `wayfinder bench detectors|floor|pipeline|gateway|proxy` (DESIGN §11). `detectors` runs the detector benchmark that lives
  * next to the detectors (libs/domain/detection/bench); `pipeline` runs apps/cli/src/bench/pipeline-bench
  * against a real Kafka broker. Each prints one JSON object with the machine it ran on. Benchmark code is
- * loaded only when asked for, so the rest of the CLI never pays for it.
+ * loaded only when asked for, so the rest of the CLI never pays for it. Benchmarks that are not product
+ * commands (worker memory, failover, embedders, memory/history, ingest, state memory) live in tools/bench.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -12,13 +13,10 @@ import { ConfigError, loadConfig } from '@wayfinder/config';
 import type { Command, CommandIo } from '../command';
 import { UsageError } from '../command';
 import { intOption, numberOption, parseCommandArgs } from '../args';
-import { BENCH_EMBEDDERS_USAGE, benchEmbeddersCommand } from './bench-embedders.command';
 
 const USAGE = `usage: wayfinder bench detectors [--agents N] [--events N] [--state-agents N]
        wayfinder bench floor [--kafka BROKERS] [--agents N] [--messages N] [--partitions N] [--client kafkajs|platformatic|both] [--rounds N]
        wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--pipeline one-pass|fused|separate] [--separate] [--messages N] [--backlog N] [--decompose]
-       wayfinder bench worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N] [--unique-goals]
-       wayfinder bench failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
        wayfinder bench gateway [--kafka BROKERS] [--events N] [--agents N] [--concurrency N]
        wayfinder bench proxy [--kafka BROKERS] [--requests N] [--agents N] [--turns N]
 
@@ -60,21 +58,6 @@ pipeline's CPU per step is also given as a ratio to the floor's CPU per message 
   --decompose        where step → correction latency goes: kafkajs in the bench and the pipeline
                      process probed (latency-probe.js), stages in the result's "decomposition"
 
-worker-memory: one detector worker process fed localized steps for a fleet (every detector, drift included):
-memory it adds, and what is left after the tenants' policies set a 1 s idle TTL (eviction).
-  --agents N         agents (default 100000)
-  --steps N          steps per agent, a 16-step cycle touching every detector (default 32)
-  --partitions N     partitions (default 6)
-  --unique-goals     every agent with a goal text of its own (default: 5 topics, whose agents share
-                     drift's goal and plan references)
-
-failover: detector workers joining, stopping and crashing under a steady load: the longest time a
-partition with waiting steps is not processed, per move.
-  --agents N         agents (default 2000)
-  --rate N           localized steps per second (default 1000)
-  --partitions N     partitions (default 6)
-  --session-timeout MS  the workers' Kafka session timeout (default 10000, the broker's minimum is 6000)
-
 gateway: the gateway over HTTP with every service behind it (embedded; on Kafka and Redis with --kafka):
 ingest events/s in batches of 100 against the same events published on the bus (baseline), and step →
 correction latency over SSE for looping agents, with what the gateway adds after the corrections topic.
@@ -89,9 +72,8 @@ request (p50, p99), each proxied request paired with the same request sent strai
   --agents N         agents the conversations belong to (default 20)
   --turns N          turns a conversation grows to before a new one starts (default 20)
 
-Each prints one JSON object, with the node version and the CPU.
-
-${BENCH_EMBEDDERS_USAGE}`;
+Each prints one JSON object, with the node version and the CPU. Benchmarks that are not product
+commands (worker memory, failover, embedders, ...) are scripts in tools/bench (BENCHMARKS.md).`;
 
 interface DetectorBenchOptions {
   agents: number;
@@ -105,11 +87,9 @@ const DETECTOR_BENCH = path.join(__dirname, '..', '..', '..', '..', 'libs', 'dom
 
 export const benchCommand: Command = {
   name: 'bench',
-  summary: 'benchmark the detectors, the Kafka floor and pipeline, a worker\'s memory, partition moves, embedder choices, the gateway, the LLM proxy (bench detectors|floor|pipeline|worker-memory|failover|embedders|gateway|proxy)',
+  summary: 'benchmark the detectors, the Kafka floor and pipeline, the gateway, the LLM proxy (bench detectors|floor|pipeline|gateway|proxy)',
   usage: USAGE,
   async run(argv: string[], io: CommandIo): Promise<number> {
-    // A subcommand of its own, with its own options (bench-embedders.command.ts).
-    if (argv[0] === 'embedders') return benchEmbeddersCommand.run(argv.slice(1), io);
     const { values, positionals } = parseCommandArgs(argv, {
       agents: { type: 'string' },
       events: { type: 'string' },
@@ -119,8 +99,6 @@ export const benchCommand: Command = {
       duration: { type: 'string' },
       'looping-share': { type: 'string' },
       partitions: { type: 'string' },
-      steps: { type: 'string' },
-      'session-timeout': { type: 'string' },
       telemetry: { type: 'boolean' },
       separate: { type: 'boolean' },
       pipeline: { type: 'string' },
@@ -132,10 +110,9 @@ export const benchCommand: Command = {
       turns: { type: 'string' },
       client: { type: 'string' },
       rounds: { type: 'string' },
-      'unique-goals': { type: 'boolean' },
     });
     const [which, ...extra] = positionals;
-    const benchmarks = ['detectors', 'floor', 'pipeline', 'worker-memory', 'failover', 'gateway', 'proxy'];
+    const benchmarks = ['detectors', 'floor', 'pipeline', 'gateway', 'proxy'];
     if (which === undefined) throw new UsageError(`a benchmark is required: ${benchmarks.map((b) => `'${b}'`).join(', ')}`);
     if (!benchmarks.includes(which)) throw new UsageError(`unknown benchmark '${which}' (expected ${benchmarks.map((b) => `'${b}'`).join(', ')})`);
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
@@ -156,30 +133,6 @@ export const benchCommand: Command = {
       options = detectorOptions;
       exposeGc();
       results = await loadDetectorBench()(detectorOptions);
-    } else if (which === 'worker-memory') {
-      only(['kafka', 'agents', 'steps', 'partitions', 'unique-goals']);
-      const memoryOptions = {
-        brokers: brokersOf(values.kafka),
-        agents: intOption(values.agents, 'agents', 100_000),
-        steps: intOption(values.steps, 'steps', 32),
-        partitions: intOption(values.partitions, 'partitions', 6),
-        uniqueGoals: values['unique-goals'] === true,
-      };
-      options = memoryOptions;
-      const { runWorkerMemoryBench } = await import('../bench/scale-bench');
-      results = await runWorkerMemoryBench(memoryOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
-    } else if (which === 'failover') {
-      only(['kafka', 'agents', 'rate', 'partitions', 'session-timeout']);
-      const failoverOptions = {
-        brokers: brokersOf(values.kafka),
-        agents: intOption(values.agents, 'agents', 2_000),
-        rate: intOption(values.rate, 'rate', 1_000),
-        partitions: intOption(values.partitions, 'partitions', 6),
-        sessionTimeoutMs: intOption(values['session-timeout'], 'session-timeout', 10_000, 6_000),
-      };
-      options = failoverOptions;
-      const { runFailoverBench } = await import('../bench/scale-bench');
-      results = await runFailoverBench(failoverOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else if (which === 'floor') {
       only(['kafka', 'agents', 'messages', 'partitions', 'client', 'rounds']);
       const client = values.client ?? 'kafkajs';

@@ -9,7 +9,7 @@
  *   - protobuf-steps: the same from OTLP/protobuf bodies (protobufjs decode).
  * Two shapes: many short runs (50 spans a trace, 512-span batches) and one long run exported in small
  * batches (2,000 spans, 10 a batch), where the normalizer maps the trace again at every batch.
- * Run: node bin/run-ts.js apps/cli/src/bench/ingest-bench.ts [--quick]. Prints one JSON object.
+ * Run: node bin/run-ts.js tools/bench/ingest-bench.ts [--quick]. Prints one JSON object.
  */
 import * as os from 'node:os';
 import { OtlpNormalizer, readTraceRequest, type ExportTraceServiceRequest, type KeyValue, type Span } from '@wayfinder/ingest';

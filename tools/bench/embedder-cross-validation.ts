@@ -8,7 +8,7 @@
  * loop: `resource abuse` labels, loop-family deviations, varying the semantic_repetition and monologue
  * thresholds of the embedder. Vectors are embedded once per embedder and reused by every grid point.
  *
- *   node bin/run-ts.js apps/cli/src/bench/embedder-cross-validation.ts DIR [--embedder NAME] [--folds K] [--json FILE]
+ *   node bin/run-ts.js tools/bench/embedder-cross-validation.ts DIR [--embedder NAME] [--folds K] [--json FILE]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,14 +1,28 @@
 /**
- * `wayfinder bench worker-memory` and `wayfinder bench failover` (issue: fleet pipeline): what one
+ * The worker-memory and failover benchmarks (issue: fleet pipeline; not product commands, so they live
+ * in tools/bench rather than `wayfinder bench`): what one
  * detector worker holds for a large fleet, and how long a partition stops being detected when it moves
  * between workers. Both run detector-worker processes (`wayfinder start --services detector-worker`) on
  * the real broker and Redis and feed them localized steps directly, so they measure the worker alone.
+ *
+ * Run (broker and Redis up: npm run infra:up), one JSON object on stdout:
+ *   node bin/run-ts.js tools/bench/scale-bench.ts worker-memory [--kafka BROKERS] [--agents N] [--steps N] [--partitions N] [--unique-goals]
+ *   node bin/run-ts.js tools/bench/scale-bench.ts failover [--kafka BROKERS] [--agents N] [--rate N] [--partitions N] [--session-timeout MS]
+ * worker-memory: memory one detector worker adds for the fleet (every detector, drift included), and what
+ *   is left after the tenants' policies set a 1 s idle TTL. Defaults: 100000 agents, 32 steps, 6 partitions;
+ *   --unique-goals gives every agent a goal text of its own.
+ * failover: workers joining, stopping and crashing under steady load: the longest time a partition with
+ *   waiting steps is not processed, per move. Defaults: 2000 agents, 1000 steps/s, 6 partitions,
+ *   session timeout 10000 ms (the broker's minimum is 6000).
  */
+import * as os from 'node:os';
+import { parseArgs } from 'node:util';
 import { AssignerProtocol, type Admin } from 'kafkajs';
 import type { LocalizedStep, StepEvent, TenantPolicy } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
-import { startWayfinderChild, stopChild, type WayfinderChild } from './child';
-import { benchAdmin, committedCount } from './offsets';
+import { loadConfig } from '@wayfinder/config';
+import { startWayfinderChild, stopChild, type WayfinderChild } from '../../apps/cli/src/bench/child';
+import { benchAdmin, committedCount } from '../../apps/cli/src/bench/offsets';
 import { everyDetectorStep } from './fleet-steps';
 
 const LOCALIZED = 'wayfinder.localized.v1';
@@ -308,3 +322,44 @@ function mb(bytes: number): number {
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    options: {
+      kafka: { type: 'string' },
+      agents: { type: 'string' },
+      steps: { type: 'string' },
+      rate: { type: 'string' },
+      partitions: { type: 'string' },
+      'session-timeout': { type: 'string' },
+      'unique-goals': { type: 'boolean' },
+    },
+    allowPositionals: true,
+  });
+  const which = positionals[0];
+  const int = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Number(value));
+  const brokers = loadConfig(process.env, { kafka: values.kafka }).kafkaBrokers;
+  const log = (line: string) => process.stderr.write(`scale-bench: ${line}\n`);
+  let options: object;
+  let results: object;
+  if (which === 'worker-memory') {
+    const memory = { brokers, agents: int(values.agents, 100_000), steps: int(values.steps, 32), partitions: int(values.partitions, 6), uniqueGoals: values['unique-goals'] === true };
+    options = memory;
+    results = await runWorkerMemoryBench(memory, log);
+  } else if (which === 'failover') {
+    const failover = { brokers, agents: int(values.agents, 2_000), rate: int(values.rate, 1_000), partitions: int(values.partitions, 6), sessionTimeoutMs: Math.max(6_000, int(values['session-timeout'], 10_000)) };
+    options = failover;
+    results = await runFailoverBench(failover, log);
+  } else {
+    process.stderr.write('usage: node bin/run-ts.js tools/bench/scale-bench.ts worker-memory|failover [options] (see the head of this file)\n');
+    process.exitCode = 2;
+    return;
+  }
+  const cpus = os.cpus();
+  process.stdout.write(JSON.stringify({ ...results, options, node: process.version, cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length }) + '\n');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`scale-bench: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -12,7 +12,7 @@
  *   namespaces in alternating order: client CPU, wall time and the scripts' time in Redis (EVALSHA usec
  *   of INFO commandstats — the Redis is shared, so other clients' scripts can add to both).
  * The agents are first warmed until their operation logs are full (MAX_LOG), as in a long run.
- * Run: node bin/run-ts.js apps/cli/src/bench/memory-history-bench.ts [--steps 20000] [--agents 1000] [--batch 100] [--no-redis]
+ * Run: node bin/run-ts.js tools/bench/memory-history-bench.ts [--steps 20000] [--agents 1000] [--batch 100] [--no-redis]
  * Prints one JSON object (µs per step, ratios new / old).
  */
 import { loadavg } from 'node:os';
@@ -26,7 +26,7 @@ import { deleteMatching, RedisHistoryStore } from '@wayfinder/redis';
 import { InMemoryMapStore, MapCache } from '@wayfinder/service-core';
 import { AgentTrails, MemoryRecorder } from '@wayfinder/service-memory';
 import { PerRecordHistoryAppend } from './history-append-per-record';
-import { stepOf } from './steps';
+import { stepOf } from '../../apps/cli/src/bench/steps';
 
 const BENCH_GOAL = 'read every part of the sales data -> compute the totals per region -> write the quarterly report';
 const TASK = 'bench';

@@ -1,11 +1,17 @@
 /**
- * `wayfinder bench embedders` (DESIGN §5.6): what each embedder choice costs. For each choice (hashing
+ * The embedders benchmark (DESIGN §5.6; a tool, not a product command): what each embedder choice costs. For each choice (hashing
  * everywhere; minilm or bge-zh for drift, semantic_repetition and monologue, tool arguments on hashing)
  * the detection engine with drift runs over the same synthetic fleet the way the detector worker does:
  * per batch, prefetch the texts (async, batched, per-agent cache), then the detectors synchronously.
  * Reports detector events/s with each choice and µs per embedded text for each embedder. One thread
- * for onnxruntime, as the worker runs it.
+ * for onnxruntime, as the worker runs it. Needs the model files (npm run models:fetch); a choice whose
+ * files are absent is skipped, saying so.
+ *
+ * Run: node bin/run-ts.js tools/bench/embedders-bench.ts [--events N (3000)] [--agents N (100)] [--batch N (200)]
+ * Prints one JSON object.
  */
+import * as os from 'node:os';
+import { parseArgs } from 'node:util';
 import type { EmbedderName, PolicySettings, StepEvent } from '@wayfinder/contracts';
 import { DetectionEngine, DriftDetector, PROFILES } from '@wayfinder/detection';
 import { EmbeddingCache, HashingEmbedder, type Embedder } from '@wayfinder/embeddings';
@@ -123,3 +129,16 @@ export async function runEmbeddersBench(options: EmbeddersBenchOptions, log: (li
     choices: choices.map((c) => ({ ...c, ratioToHashing: Math.round((c.eventsPerSec / baseline) * 10000) / 10000 })),
   };
 }
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { events: { type: 'string' }, agents: { type: 'string' }, batch: { type: 'string' } } });
+  const options = { events: Number(values.events ?? 3000), agents: Number(values.agents ?? 100), batch: Number(values.batch ?? 200) };
+  const results = await runEmbeddersBench(options, (line) => process.stderr.write(`embedders-bench: ${line}\n`));
+  const cpus = os.cpus();
+  process.stdout.write(JSON.stringify({ ...results, options, node: process.version, cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length }) + '\n');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`embedders-bench: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,11 +1,11 @@
 /**
  * Detector state per agent in process (issue 14, DESIGN §7 memory budget): the engine as the detector
  * worker builds it (balanced profile from a PolicyBook, hashing vectors, drift and the goal checks) fed
- * the fleet steps of `bench worker-memory` (every detector touched; each parsed from JSON with its own
- * `ts`, as the worker reads them); heap + external after full collections, before and after. What `bench
- * worker-memory` measures without Kafka, Redis and the worker around it, so a change to the state layout
+ * the fleet steps of the worker-memory bench (tools/bench/scale-bench.ts) (every detector touched; each parsed from JSON with its own
+ * `ts`, as the worker reads them); heap + external after full collections, before and after. What the
+ * worker-memory bench measures without Kafka, Redis and the worker around it, so a change to the state layout
  * reads in a minute. Run with
- *   node --expose-gc bin/run-ts.js apps/cli/src/bench/state-memory.bench.ts [agents] [steps] [snapshotDir|-] [unique]
+ *   node --expose-gc bin/run-ts.js tools/bench/state-memory.bench.ts [agents] [steps] [snapshotDir|-] [unique]
  * `unique`: every agent with a goal text of its own (fleet-steps.ts `uniqueGoals`: no reference shared).
  * With snapshotDir a heap snapshot is written once loaded (to see what the bytes are). Twice, each time
  * the first run after the libraries' sources changed, it read almost nothing added (~30 B per agent: a
