@@ -1,7 +1,7 @@
 /**
  * `wayfinder policy validate FILE`: checks a `wayfinder.policy.v1` document (tenant policy with its task
- * and agent overrides, webhook, shadow mode) and prints every problem with its path, exit 2; prints
- * `valid` otherwise. `policy get` prints the key's tenant's policy from the gateway; `policy set FILE`
+ * and agent overrides, webhook, shadow mode) exactly as `set` would send it, and prints every problem with
+ * its path, exit 2; prints `valid` otherwise. `policy get` prints the key's tenant's policy from the gateway; `policy set FILE`
  * validates the same way first (every problem, exit 2, nothing sent), then PUTs it to the gateway, which
  * publishes it for every service (the envelope's schema, eventId and ts may be left out: a set is always
  * a new policy event; tenantId too: the key's tenant).
@@ -18,8 +18,8 @@ const USAGE = `usage: wayfinder policy validate FILE
        wayfinder policy get [--gateway URL] [--key KEY]
        wayfinder policy set FILE [--gateway URL] [--key KEY]
 
-validate: checks a wayfinder.policy.v1 JSON file: prints each problem as "path: reason" and exits 2, or
-          prints "valid".
+validate: checks a wayfinder.policy.v1 JSON file as set would send it (schema, eventId, ts and tenantId
+          may be left out): prints each problem as "path: reason" on a line and exits 2, or prints "valid".
 get:      prints the key's tenant's policy (JSON; the built-in profile's values when it set none).
 set:      validates FILE like validate (problems: printed, exit 2, nothing sent), then sets it as the key's
           tenant's policy; schema, eventId, ts and tenantId may be left out of the file.
@@ -56,7 +56,7 @@ export const policyCommand: Command = {
     const [action, ...rest] = positionals;
     if (action === 'validate') {
       if (rest.length !== 1) throw new UsageError(`expected 'policy validate FILE', got '${argv.join(' ')}'`);
-      const problems = policyProblems(readJson(rest[0]));
+      const problems = policyProblems(filledDocument(rest[0]).filled);
       return report(problems, io) ? 2 : (io.stdout.write('valid\n'), 0);
     }
     if (action === 'get') {
@@ -68,10 +68,7 @@ export const policyCommand: Command = {
     if (action === 'set') {
       if (rest.length !== 1) throw new UsageError(`expected 'policy set FILE', got '${argv.join(' ')}'`);
       const target = gatewayTarget(values);
-      const raw = readJson(rest[0]);
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`${rest[0]} must hold one wayfinder.policy.v1 object`);
-      const { eventId: _eventId, ts: _ts, ...body } = raw as Record<string, unknown>;
-      const filled = { schema: POLICY_SCHEMA, tenantId: 'the-key-tenant', ...body, eventId: randomUUID(), ts: new Date().toISOString() };
+      const { body, filled } = filledDocument(rest[0]);
       if (report(policyProblems(filled), io)) return 2;
       const set = await callGateway<TenantPolicy>(target, 'PUT', '/v1/policy', body);
       io.stdout.write(`set the policy of tenant ${set.tenantId} (event ${set.eventId})\n`);
@@ -85,6 +82,18 @@ export const policyCommand: Command = {
 function report(problems: readonly string[], io: CommandIo): boolean {
   for (const problem of problems) io.stdout.write(`${problem}\n`);
   return problems.length > 0;
+}
+
+/**
+ * A policy file as `set` sends it (`body`: without eventId and ts, which every set makes new) and as
+ * `validate` and `set` check it (`filled`: the envelope completed as the gateway completes it), so
+ * `validate` accepts exactly what `set` accepts and names the field that is wrong, not a missing `schema`.
+ */
+function filledDocument(file: string): { body: Record<string, unknown>; filled: Record<string, unknown> } {
+  const raw = readJson(file);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`${file} must hold one wayfinder.policy.v1 object`);
+  const { eventId: _eventId, ts: _ts, ...body } = raw as Record<string, unknown>;
+  return { body, filled: { schema: POLICY_SCHEMA, tenantId: 'the-key-tenant', ...body, eventId: randomUUID(), ts: new Date().toISOString() } };
 }
 
 function readJson(file: string): unknown {

@@ -10,7 +10,7 @@ import type { CorrectionLog, TenantAuthenticator } from '@wayfinder/tenancy';
 import { GATEWAY_ROUTE_MODULES } from './gateway-routes';
 import { AgentCorrections } from './agent-corrections';
 import { IngestLimiter } from './ingest-limiter';
-import { AUTHENTICATOR, CORRECTION_LOG, DEFAULT_GATEWAY_OPTIONS, GATEWAY_HISTORY, GATEWAY_OPTIONS, type GatewayOptions } from './tokens';
+import { AUTHENTICATOR, CORRECTION_LOG, DEFAULT_GATEWAY_OPTIONS, GATEWAY_HEALTH, GATEWAY_HISTORY, GATEWAY_OPTIONS, type GatewayHealth, type GatewayOptions } from './tokens';
 
 export interface GatewayDependencies {
   authenticator: TenantAuthenticator;
@@ -18,6 +18,8 @@ export interface GatewayDependencies {
   options?: Partial<GatewayOptions>;
   /** The operators' history (when the operations module is mounted): a resume appends its ack there. */
   history?: HistoryStore;
+  /** The process's readiness checks, for `/health/ready` on the gateway's port. */
+  health?: GatewayHealth;
 }
 
 @Global()
@@ -32,10 +34,11 @@ export class GatewayModule {
       { provide: CORRECTION_LOG, useValue: deps.correctionLog },
       { provide: GATEWAY_OPTIONS, useValue: { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options } },
       { provide: GATEWAY_HISTORY, useValue: deps.history ?? null },
+      { provide: GATEWAY_HEALTH, useValue: deps.health ?? { checks: {} } },
       IngestLimiter,
       AgentCorrections,
     ];
-    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, GATEWAY_OPTIONS, GATEWAY_HISTORY, IngestLimiter, AgentCorrections] };
+    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, GATEWAY_OPTIONS, GATEWAY_HISTORY, GATEWAY_HEALTH, IngestLimiter, AgentCorrections] };
     return { module: GatewayModule, imports: [shared, ...GATEWAY_ROUTE_MODULES] };
   }
 }

@@ -7,3 +7,4 @@ export * from './http/api-error';
 export * from './auth/tenant.guard';
 export * from './auth/failed-key-limiter';
 export { ChatCompletionsController } from './routes/proxy/chat-completions.controller';
+export { gatewayOpenApi } from './openapi/gateway-openapi';

@@ -20,7 +20,7 @@ import { FailedKeyLimiter } from './auth/failed-key-limiter';
 import { TenantGuard } from './auth/tenant.guard';
 import { GatewayModule } from './gateway.module';
 import { ApiErrorFilter } from './http/api-error';
-import type { GatewayOptions } from './tokens';
+import type { GatewayHealth, GatewayOptions } from './tokens';
 
 const LOGIN_FORM_MAX_BYTES = 16 * 1024;
 
@@ -66,6 +66,8 @@ export interface GatewayServiceOptions {
   logger?: LoggerService | false;
   /** Mounts the operators' surface (query API, dashboard) over this history store. */
   operations?: { store: HistoryStore; sessions?: SessionBook };
+  /** The process's readiness checks: `/health/ready` on the gateway's own port runs them (no key needed). */
+  health?: GatewayHealth;
 }
 
 export interface RunningGateway {
@@ -102,7 +104,7 @@ export async function startGatewayService(options: GatewayServiceOptions): Promi
     }
     return { tenantId: tenant.tenantId, operator: tenant.role === 'operator', local: tenant.local, keyHash: hashApiKey(key) };
   };
-  const gateway = GatewayModule.forRoot({ authenticator, correctionLog: options.correctionLog, options: options.options, history: options.operations?.store });
+  const gateway = GatewayModule.forRoot({ authenticator, correctionLog: options.correctionLog, options: options.options, history: options.operations?.store, health: options.health });
   const operations = options.operations ? [OperationsHttpModule.forRoot({ store: options.operations.store, bus: options.bus, policies: policyBook, sessions, verifyKey, secureCookie })] : [];
 
   @Module({ imports: [core, gateway, ...operations] })

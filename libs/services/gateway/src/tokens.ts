@@ -1,4 +1,5 @@
 import type { EgressPolicy } from '@wayfinder/config';
+import type { HealthCheck } from '@wayfinder/health';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '@wayfinder/tenancy';
 
 /** Injection tokens of the gateway: who holds keys, where corrections are kept, how long a long-poll waits. */
@@ -7,6 +8,18 @@ export const CORRECTION_LOG = Symbol('wayfinder.gateway.correction-log');
 export const GATEWAY_OPTIONS = Symbol('wayfinder.gateway.options');
 /** The operators' history store, when the operations module is mounted (a resume appends its ack there). */
 export const GATEWAY_HISTORY = Symbol('wayfinder.gateway.history');
+/** What `/health/ready` on the gateway's port checks (GatewayHealth). */
+export const GATEWAY_HEALTH = Symbol('wayfinder.gateway.health');
+
+/**
+ * The readiness checks of the process the gateway runs in (the runtime's Kafka and Redis checks, the same
+ * ones its health server runs), read at every request; none: ready while the gateway serves.
+ */
+export interface GatewayHealth {
+  readonly checks: Readonly<Record<string, HealthCheck>>;
+  /** Per check (default 2 s, as the health server). */
+  readonly checkTimeoutMs?: number;
+}
 
 export interface GatewayOptions {
   /** Between two reads of the correction log while a client waits (another gateway instance may have written). */

@@ -408,6 +408,8 @@ async function start(
       },
       // The operators' surface (query API, dashboard) on the gateway's server, over the history store.
       operations: { store: history },
+      // /health/ready on the gateway's port runs the health server's checks (the same object, read per request).
+      health: { checks },
     });
     const running = gateway;
     closers.push(() => running.stop());

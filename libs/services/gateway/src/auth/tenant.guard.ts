@@ -10,7 +10,8 @@
  * (the LLM proxy, whose `Authorization` belongs to the upstream) takes its key from that header instead
  * and never reads `Authorization`. An empty key (`Bearer ` and nothing, issue #30) counts as no key.
  * A viewer key (or a viewer's session) only reads: any other method than GET/HEAD → 403 naming the role
- * (the dashboard's login form aside).
+ * (the dashboard's login form aside). A route family marked `@OpenRoute()` (health probes, the OpenAPI
+ * description) needs no key and reads nothing of a tenant: the guard lets it pass untouched.
  */
 import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
@@ -28,6 +29,9 @@ export type GatewayTenant = ResolvedTenant & { readonly operator: boolean };
 const KEY_HEADER = 'wayfinder:key-header';
 /** The controller's tenant key travels in this header (lower case), not in `Authorization`. */
 export const KeyInHeader = (name: string): ClassDecorator => SetMetadata(KEY_HEADER, name.toLowerCase());
+const OPEN_ROUTE = 'wayfinder:open-route';
+/** The controller's routes need no key (they serve nothing of a tenant): probes and the API's description. */
+export const OpenRoute = (): ClassDecorator => SetMetadata(OPEN_ROUTE, true);
 type TenantRequest = IncomingMessage & { query?: Record<string, unknown>; wayfinderTenant?: GatewayTenant };
 
 @Injectable()
@@ -39,6 +43,7 @@ export class TenantGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (Reflect.getMetadata(OPEN_ROUTE, context.getClass()) === true) return true;
     const req = context.switchToHttp().getRequest<TenantRequest>();
     const asked = req.query?.tenantId;
     if (asked !== undefined && (typeof asked !== 'string' || !Id.safeParse(asked).success)) throw badRequest('tenantId must be one tenant id', 'tenantId');

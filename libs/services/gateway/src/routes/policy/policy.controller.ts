@@ -4,9 +4,10 @@
  * field), published on the compacted policies topic and applied at once in this process; every service
  * applies it from the topic (live, DESIGN §6). Secret fields are write-only (policy-secrets.ts of the
  * contracts): both answers show `***set***` in their place, and a PUT sending that placeholder back keeps
- * the stored secret (same webhook URL only).
+ * the stored secret (same webhook URL only). `PATCH /v1/policy`: a JSON merge patch (RFC 7396) of the
+ * current document, then every step of a PUT.
  */
-import { Controller, Get, Inject, Put, Req } from '@nestjs/common';
+import { Controller, Get, Inject, Patch, Put, Req } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { POLICY_SCHEMA, redactPolicySecrets, restorePolicySecrets, TenantPolicy } from '@wayfinder/contracts';
@@ -18,9 +19,12 @@ import { CurrentTenant, tenantOfItem } from '../../auth/tenant.guard';
 import { ApiError, badRequest, zodProblem } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
 import { IngestLimiter } from '../../ingest-limiter';
-import { isObject } from '../steps/steps.controller';
+import { isJsonObject, mergePatch, type JsonObject } from '../../http/merge-patch';
 import { egressRefusal, type EgressPolicy } from '@wayfinder/config';
 import { GATEWAY_OPTIONS, gatewayEgress, type GatewayOptions } from '../../tokens';
+
+const POLICY_MAX_BYTES = 1024 * 1024;
+const MERGE_PATCH_TYPES = new Set(['application/merge-patch+json', 'application/json']);
 
 @Controller('v1/policy')
 export class PolicyController {
@@ -51,9 +55,37 @@ export class PolicyController {
 
   @Put()
   async put(@Req() req: IncomingMessage, @CurrentTenant() tenant: ResolvedTenant): Promise<TenantPolicy> {
-    const body = parseJson(await readBody(req, 1024 * 1024));
-    if (!isObject(body)) throw badRequest('the body must be one wayfinder.policy.v1 object', '(root)');
-    const tenantId = tenantOfItem(tenant, body.tenantId);
+    const body = parseJson(await readBody(req, POLICY_MAX_BYTES));
+    if (!isJsonObject(body)) throw badRequest('the body must be one wayfinder.policy.v1 object', '(root)');
+    return this.store(body, tenantOfItem(tenant, body.tenantId));
+  }
+
+  /**
+   * A JSON merge patch (RFC 7396) over the tenant's current policy as a GET shows it (secrets as their
+   * placeholder, so they are kept only while the webhook URL is; the empty policy when it set none), then
+   * stored like a PUT: a new policy event, every check of a PUT.
+   */
+  @Patch()
+  async patch(@Req() req: IncomingMessage, @CurrentTenant() tenant: ResolvedTenant): Promise<TenantPolicy> {
+    const media = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (media !== '' && !MERGE_PATCH_TYPES.has(media)) throw new ApiError(415, { error: `the content type ${JSON.stringify(media)} is not accepted: send application/merge-patch+json (or application/json)`, field: 'Content-Type' });
+    const patch = parseJson(await readBody(req, POLICY_MAX_BYTES));
+    if (!isJsonObject(patch)) throw badRequest('the body must be one JSON object: a merge patch of the wayfinder.policy.v1 document', '(root)');
+    const tenantId = tenantOfItem(tenant, patch.tenantId ?? undefined);
+    const stored = this.book.documentOf(tenantId);
+    // Envelope fields are the event's, not the policy's: a patch is a new event (its own eventId and ts).
+    const { schema: _schema, eventId: _eventId, ts: _ts, ...current } = stored ? redactPolicySecrets(stored) : { policy: {} };
+    const merged = mergePatch(current, patch);
+    if (!isJsonObject(merged)) throw badRequest('the patched policy is not an object', '(root)');
+    return this.store(merged, tenantId);
+  }
+
+  /**
+   * The steps a PUT and a PATCH share, from the whole document on: the contract (400 naming the field),
+   * the write-only secrets restored, the operator's ingest ceiling and egress allow-list, the thresholds'
+   * consistency per overlay; then published on the policies topic and applied here; answered redacted.
+   */
+  private async store(body: JsonObject, tenantId: string): Promise<TenantPolicy> {
     const parsed = TenantPolicy.safeParse({ ...body, schema: body.schema ?? POLICY_SCHEMA, eventId: body.eventId ?? randomUUID(), ts: new Date().toISOString(), tenantId });
     if (!parsed.success) {
       const problem = zodProblem(parsed.error);

@@ -1,0 +1,353 @@
+/**
+ * The OpenAPI 3.1 description of everything the gateway's server answers (the agents' doors, the policy,
+ * the operators' query API and dashboard pages, health), served at `GET /v1/openapi.json` without a key.
+ * The routes are written here, one entry per route a controller registers (a spec fails when a route has
+ * no entry, or an entry no route); the bodies that are events (steps, tasks, maps, corrections, the
+ * policy, anchor decisions) are generated from the zod contracts the routes validate with, so the
+ * description cannot drift from what is checked (STYLE "Doors": one source of truth).
+ */
+import { zodToJsonSchema } from 'zod-to-json-schema';
+import { z } from 'zod';
+import { AnchorDecisionRequest, CognitiveMap, Correction, StepEvent, TaskSpec, TenantPolicy } from '@wayfinder/contracts';
+
+type Json = Record<string, unknown>;
+
+/** The envelope fields the gateway fills when a body leaves them out (the key's tenant, a new eventId, now). */
+const FILLED_ENVELOPE = { schema: true, eventId: true, ts: true, tenantId: true } as const;
+
+/** A contract as a request body: the filled envelope fields optional. */
+function envelopeOptional(schema: z.ZodTypeAny): z.ZodTypeAny {
+  if (schema instanceof z.ZodObject) return schema.partial(FILLED_ENVELOPE);
+  if (schema instanceof z.ZodDiscriminatedUnion) {
+    const options = (schema.options as z.ZodTypeAny[]).map(envelopeOptional);
+    return z.union(options as [z.ZodTypeAny, z.ZodTypeAny, ...z.ZodTypeAny[]]);
+  }
+  return schema;
+}
+
+/**
+ * A zod contract as the JSON Schema of `components.schemas[name]`: the schema itself at that place (no
+ * `$ref` beside `$defs`, which resolvers that replace a `$ref` by its target lose), its repeated and
+ * recursive parts pointing inside it.
+ */
+function contract(name: string, schema: z.ZodTypeAny): Json {
+  const generated = zodToJsonSchema(schema, { effectStrategy: 'input', $refStrategy: 'root', basePath: ['#', 'components', 'schemas', name] }) as Json;
+  delete generated.$schema;
+  return generated;
+}
+
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Json, description: string): Json => ({ description, content: { 'application/json': { schema } } });
+const pathParam = (name: string, description: string): Json => ({ name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1, maxLength: 128 } });
+const query = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({ name, in: 'query', required: false, description, schema });
+const header = (name: string, description: string, required = false): Json => ({ name, in: 'header', required, description, schema: { type: 'string' } });
+const errors = (...codes: string[]): Json => Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/responses/${ERROR_RESPONSES[code][0]}` }]));
+
+const ERROR_RESPONSES: Record<string, [string, string]> = {
+  '400': ['BadRequest', 'the request is invalid: `error` says why, `field` names the path (`policy.loop.warning`, `seq`)'],
+  '401': ['Unauthorized', 'no key, an unknown key or a revoked key'],
+  '403': ['Forbidden', 'another tenant named (`field: "tenantId"`), or a viewer key on a route that acts (`field: "role"`)'],
+  '404': ['NotFound', "no such thing in the key's tenant (another tenant's is absent too)"],
+  '413': ['PayloadTooLarge', 'the body is larger than the route accepts, or a batch larger than the burst'],
+  '415': ['UnsupportedMediaType', 'a content type the route does not parse (`field: "Content-Type"`)'],
+  '429': ['TooManyRequests', "over the tenant's ingest limit or the open-stream caps; retry after `Retry-After` seconds"],
+  '503': ['Unavailable', 'the bus did not accept the events; nothing was accepted; retry after `Retry-After` seconds'],
+};
+const RETRY_AFTER = { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } };
+
+const agentId = pathParam('agentId', 'the agent, as its steps name it');
+const tenantQuery = query('tenantId', "a tenant: must be the key's (403 otherwise); the local operator (local mode, no key) names any, default `local`", { type: 'string', minLength: 1, maxLength: 128 });
+
+const Problem: Json = {
+  type: 'object',
+  description: 'The one error body of the API.',
+  required: ['error'],
+  properties: { error: { type: 'string' }, field: { type: 'string', description: 'the path of the offending field' }, index: { type: 'integer', minimum: 0, description: 'the item of a batch' } },
+};
+const OpenAiProblem: Json = {
+  type: 'object',
+  description: "The LLM proxy's own errors, in the OpenAI shape its clients read.",
+  required: ['error'],
+  properties: { error: { type: 'object', required: ['message', 'type'], properties: { message: { type: 'string' }, type: { type: 'string' }, param: { type: ['string', 'null'] }, code: { type: ['string', 'null'] } } } },
+};
+const ReadinessReport: Json = {
+  type: 'object',
+  required: ['status', 'checks'],
+  properties: {
+    status: { enum: ['ready', 'not_ready'] },
+    checks: { type: 'object', additionalProperties: { type: 'object', required: ['status', 'durationMs'], properties: { status: { enum: ['up', 'down'] }, durationMs: { type: 'number' }, error: { type: 'string' } } } },
+  },
+};
+const PolicyMergePatch: Json = {
+  type: 'object',
+  description: 'A JSON merge patch (RFC 7396) of the wayfinder.policy.v1 document: objects merge member by member, `null` deletes a member, arrays and values replace.',
+};
+const HookInput: Json = {
+  type: 'object',
+  description: "A Claude Code hook's input (`PreToolUse`, `PostToolUse`, `PostToolUseFailure`), as the hook sends it.",
+  required: ['session_id', 'hook_event_name', 'tool_name'],
+  properties: { session_id: { type: 'string' }, hook_event_name: { type: 'string' }, tool_name: { type: 'string' }, tool_input: {}, tool_response: {}, tool_use_id: { type: 'string' }, error: { type: 'string' }, cwd: { type: 'string' }, transcript_path: { type: 'string' } },
+};
+const HookAnswer: Json = {
+  type: 'object',
+  description: '`{}` (no decision), or `hookSpecificOutput` with `permissionDecision: "deny"` and its reason (a frozen agent, a hard constraint), or `additionalContext` carrying pending guidance once; a frozen agent after a tool: `decision: "block"`.',
+  properties: { hookSpecificOutput: { type: 'object' }, decision: { type: 'string' }, reason: { type: 'string' } },
+};
+const AnyObject: Json = { type: 'object' };
+const html = (description: string): Json => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+const dashboard = (summary: string, operationId: string, parameters: Json[] = []): Json => ({
+  get: { tags: ['dashboard'], summary, operationId, parameters, responses: { '200': html('the page (the login form without a key or session)'), '303': { description: 'to the login form' }, ...errors('404') } },
+});
+
+function buildDocument(): Json {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Wayfinder gateway',
+      version: 'v1',
+      description:
+        "The agents' HTTP door and the operators' API (DESIGN §12, §13). The key decides the tenant: `Authorization: Bearer <key>` (the LLM proxy: `X-Wayfinder-Key`), or the dashboard's session cookie. Local mode (embedded, loopback, no keys configured) needs no key. Every error is `{error, field?, index?}`; 429 and 503 carry `Retry-After`.",
+    },
+    servers: [{ url: 'http://127.0.0.1:7070', description: 'the embedded default' }],
+    tags: [
+      { name: 'ingest', description: 'steps, tasks, traces' },
+      { name: 'corrections', description: "an agent's corrections, acknowledgements and resume" },
+      { name: 'policy', description: "the tenant's wayfinder.policy.v1" },
+      { name: 'doors', description: 'the LLM proxy and agent hooks' },
+      { name: 'query', description: "the operators' read API" },
+      { name: 'dashboard', description: 'server-rendered pages' },
+      { name: 'meta', description: 'health and this description' },
+    ],
+    security: [{ bearerAuth: [] }, { sessionCookie: [] }],
+    paths: {
+      '/v1/steps': {
+        post: {
+          tags: ['ingest'],
+          summary: 'Post step events',
+          operationId: 'postSteps',
+          description: 'A JSON array of wayfinder.step.v1 events, one event, or NDJSON. Each item is checked alone: valid ones are published, invalid ones named by index and field. `schema`, `eventId`, `ts` and `tenantId` may be left out.',
+          parameters: [tenantQuery],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { oneOf: [ref('StepEventInput'), { type: 'array', items: ref('StepEventInput') }] } },
+              'application/x-ndjson': { schema: { type: 'string', description: 'one StepEventInput per line' } },
+            },
+          },
+          responses: {
+            '202': json({ type: 'object', required: ['accepted', 'rejected'], properties: { accepted: { type: 'integer', minimum: 0 }, rejected: { type: 'array', items: Problem } } }, 'accepted for processing (after the bus took the valid ones)'),
+            ...errors('400', '401', '403', '413', '429', '503'),
+          },
+        },
+      },
+      '/v1/tasks': {
+        post: {
+          tags: ['ingest'],
+          summary: 'Post a task; answers its cognitive map',
+          operationId: 'postTask',
+          parameters: [tenantQuery],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('TaskInput') } } },
+          responses: { '201': json({ type: 'object', required: ['map'], properties: { map: ref('CognitiveMap') } }, 'the map the task-parser stores'), ...errors('400', '401', '403', '429', '503') },
+        },
+      },
+      '/v1/traces': {
+        post: {
+          tags: ['ingest'],
+          summary: 'OTLP/HTTP trace export',
+          operationId: 'postTraces',
+          description: 'An `ExportTraceServiceRequest` (protobuf or JSON, optionally gzip); spans become steps. Answers per the OTLP spec, in the request\'s encoding.',
+          parameters: [tenantQuery, header('Content-Encoding', '`gzip` when compressed')],
+          requestBody: { required: true, content: { 'application/x-protobuf': { schema: { type: 'string', contentMediaType: 'application/x-protobuf' } }, 'application/json': { schema: AnyObject } } },
+          responses: {
+            '200': { description: 'an ExportTraceServiceResponse (`partialSuccess` names rejected spans)', content: { 'application/x-protobuf': { schema: { type: 'string' } }, 'application/json': { schema: AnyObject } } },
+            ...errors('400', '401', '403', '413', '415', '429', '503'),
+          },
+        },
+      },
+      '/v1/agents/{agentId}/corrections': {
+        get: {
+          tags: ['corrections'],
+          summary: "An agent's corrections after a cursor (JSON long-poll, or SSE)",
+          operationId: 'getCorrections',
+          parameters: [agentId, query('after', 'the cursor of the last correction seen'), query('wait', 'seconds to long-poll (0–30)', { type: 'integer', minimum: 0, maximum: 30 }), header('Last-Event-ID', 'SSE: resume after this cursor'), tenantQuery],
+          responses: {
+            '200': {
+              description: 'the corrections after the cursor (at most 100), or with `Accept: text/event-stream` a stream of `event: correction` with the cursor as `id`',
+              content: {
+                'application/json': { schema: { type: 'object', required: ['corrections', 'cursor'], properties: { corrections: { type: 'array', items: ref('Correction') }, cursor: { type: 'string' } } } },
+                'text/event-stream': { schema: { type: 'string' } },
+              },
+            },
+            ...errors('400', '401', '403', '429'),
+          },
+        },
+      },
+      '/v1/agents/{agentId}/corrections/{correctionId}/ack': {
+        post: {
+          tags: ['corrections'],
+          summary: 'Acknowledge a correction',
+          operationId: 'ackCorrection',
+          parameters: [agentId, pathParam('correctionId', "the correction's eventId"), tenantQuery],
+          requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties: { outcome: { enum: ['applied', 'ignored'] } } } } } },
+          responses: { '202': json({ type: 'object', properties: { acked: { const: true } } }, 'acknowledged'), ...errors('400', '401', '403', '404') },
+        },
+      },
+      '/v1/agents/{agentId}/resume': {
+        post: {
+          tags: ['corrections'],
+          summary: 'Resume a frozen agent',
+          operationId: 'resumeAgent',
+          parameters: [agentId, tenantQuery],
+          requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties: { reason: { type: 'string', maxLength: 4096 } } } } } },
+          responses: { '202': json({ type: 'object', properties: { resumed: { const: true } } }, 'the resume is published'), ...errors('400', '401', '403', '404', '503') },
+        },
+      },
+      '/v1/agents/{agentId}/anchors/{anchorId}': {
+        post: {
+          tags: ['corrections'],
+          summary: "Confirm or reject a change of a task's anchor",
+          operationId: 'decideAnchor',
+          parameters: [agentId, pathParam('anchorId', "the anchor of the task's map"), tenantQuery],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('AnchorDecisionRequest') } } },
+          responses: {
+            '202': json({ type: 'object', required: ['kind', 'taskId', 'anchorId', 'proposalId'], properties: { kind: { enum: ['confirmed', 'rejected'] }, taskId: { type: 'string' }, anchorId: { type: 'string' }, proposalId: { type: 'string' } } }, 'published as a wayfinder.anchor-change.v1'),
+            ...errors('400', '401', '403', '404', '503'),
+          },
+        },
+      },
+      '/v1/policy': {
+        get: { tags: ['policy'], summary: "The tenant's policy (secrets shown as `***set***`)", operationId: 'getPolicy', parameters: [tenantQuery], responses: { '200': json(ref('TenantPolicy'), "the stored policy, or the built-in profile's values"), ...errors('401', '403') } },
+        put: {
+          tags: ['policy'],
+          summary: "Set the tenant's whole policy",
+          operationId: 'putPolicy',
+          description: 'Validated (the contract, the operator\'s ingest ceiling and egress allow-list, the thresholds\' consistency; 400 naming the field), published and applied live. `***set***` in a secret field keeps the stored secret while the webhook URL stays.',
+          parameters: [tenantQuery],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('TenantPolicyInput') } } },
+          responses: { '200': json(ref('TenantPolicy'), 'the stored policy, secrets redacted'), ...errors('400', '401', '403', '503') },
+        },
+        patch: {
+          tags: ['policy'],
+          summary: 'Change only the named fields of the policy',
+          operationId: 'patchPolicy',
+          description: "A JSON merge patch applied to the tenant's current policy (the empty policy when it set none), then stored exactly like a PUT.",
+          parameters: [tenantQuery],
+          requestBody: { required: true, content: { 'application/merge-patch+json': { schema: ref('PolicyMergePatch') }, 'application/json': { schema: ref('PolicyMergePatch') } } },
+          responses: { '200': json(ref('TenantPolicy'), 'the stored policy, secrets redacted'), ...errors('400', '401', '403', '415', '503') },
+        },
+      },
+      '/v1/chat/completions': {
+        post: {
+          tags: ['doors'],
+          summary: 'OpenAI-compatible LLM proxy',
+          operationId: 'chatCompletions',
+          description: "Forwarded to the tenant's upstream with pending guidance added once as a system message; the answer comes back as the upstream sent it (streamed or not). `Authorization` is the upstream's and passes through.",
+          security: [{ wayfinderKey: [] }],
+          parameters: [header('X-Wayfinder-Agent', "the agent (else the body's `user`)"), header('X-Wayfinder-Task', 'the task (default: the agent id)'), header('X-Wayfinder-Run', 'the run (default: derived from the conversation)'), tenantQuery],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['messages'], properties: { model: { type: 'string' }, messages: { type: 'array', items: AnyObject }, stream: { type: 'boolean' }, user: { type: 'string' } } } } } },
+          responses: {
+            '200': { description: "the upstream's answer", content: { 'application/json': { schema: AnyObject }, 'text/event-stream': { schema: { type: 'string' } } } },
+            '423': json(OpenAiProblem, 'the agent is frozen: resume it first'),
+            default: json(OpenAiProblem, 'an error of the proxy (400, 401, 429, 502, 503, 504) or the upstream'),
+          },
+        },
+      },
+      '/v1/hooks/pre-tool-use': {
+        post: { tags: ['doors'], summary: "Claude Code's PreToolUse hook", operationId: 'preToolUse', parameters: [header('X-Wayfinder-Agent', 'the agent (default: the session id)'), header('X-Wayfinder-Task', 'the task (default: the session id)'), tenantQuery], requestBody: { required: true, content: { 'application/json': { schema: HookInput } } }, responses: { '200': json(HookAnswer, 'the hook output'), ...errors('400', '401', '403', '429', '503') } },
+      },
+      '/v1/hooks/post-tool-use': {
+        post: { tags: ['doors'], summary: "Claude Code's PostToolUse / PostToolUseFailure hook", operationId: 'postToolUse', parameters: [header('X-Wayfinder-Agent', 'the agent (default: the session id)'), header('X-Wayfinder-Task', 'the task (default: the session id)'), tenantQuery], requestBody: { required: true, content: { 'application/json': { schema: HookInput } } }, responses: { '200': json(HookAnswer, 'the hook output'), ...errors('400', '401', '403', '429', '503') } },
+      },
+      '/v1/agents': {
+        get: {
+          tags: ['query'],
+          summary: "The tenant's agents",
+          operationId: 'listAgents',
+          parameters: [query('state', 'only agents in this state', { enum: ['working', 'looping', 'recovering', 'frozen', 'done'] }), query('task', 'only agents of this task'), tenantQuery],
+          responses: { '200': json({ type: 'object', required: ['agents'], properties: { agents: { type: 'array', items: AnyObject } } }, 'agent summaries'), ...errors('400', '401', '403') },
+        },
+      },
+      '/v1/agents/{agentId}/timeline': {
+        get: { tags: ['query'], summary: "An agent's timeline: steps, deviations, corrections and their outcome", operationId: 'agentTimeline', parameters: [agentId, tenantQuery], responses: { '200': json(AnyObject, 'the timeline'), ...errors('401', '403', '404') } },
+      },
+      '/v1/escalations': {
+        get: { tags: ['query'], summary: "The tenant's escalations", operationId: 'listEscalations', parameters: [query('open', 'only open (true) or closed (false) ones', { enum: ['true', 'false'] }), tenantQuery], responses: { '200': json({ type: 'object', required: ['escalations'], properties: { escalations: { type: 'array', items: AnyObject } } }, 'escalations'), ...errors('400', '401', '403') } },
+      },
+      '/v1/fleet': {
+        get: { tags: ['query'], summary: "The tenant's fleet now: agents by state", operationId: 'fleet', parameters: [tenantQuery], responses: { '200': json(AnyObject, 'the fleet view'), ...errors('401', '403') } },
+      },
+      '/v1/tenants': {
+        get: { tags: ['query'], summary: 'The tenants this key reads', operationId: 'listTenants', parameters: [tenantQuery], responses: { '200': json({ type: 'object', required: ['tenants'], properties: { tenants: { type: 'array', items: { type: 'string' } } } }, "the key's tenant; every tenant with history for the local operator"), ...errors('401', '403') } },
+      },
+      '/v1/deviations/{deviationId}/false-positive': {
+        post: {
+          tags: ['query'],
+          summary: 'Mark a deviation a false positive',
+          operationId: 'markFalsePositive',
+          parameters: [pathParam('deviationId', "the deviation's eventId"), tenantQuery],
+          responses: { '202': json({ type: 'object', properties: { markedFalsePositive: { const: true }, until: { type: 'string', format: 'date-time' }, pattern: AnyObject } }, "the pattern is suppressed for the agent for the policy's time"), ...errors('401', '403', '404') },
+        },
+      },
+      '/v1/openapi.json': {
+        get: { tags: ['meta'], summary: 'This description', operationId: 'openApi', security: [], responses: { '200': json(AnyObject, 'the OpenAPI 3.1 document') } },
+      },
+      '/health/live': {
+        get: { tags: ['meta'], summary: 'Liveness', operationId: 'healthLive', security: [], responses: { '200': json({ type: 'object', properties: { status: { const: 'live' } } }, 'the server answers') } },
+      },
+      '/health/ready': {
+        get: {
+          tags: ['meta'],
+          summary: "Readiness: the process's dependency checks",
+          operationId: 'healthReady',
+          security: [],
+          responses: { '200': json(ref('ReadinessReport'), 'every check passed'), '503': json(ref('ReadinessReport'), 'a check failed or did not answer; each is named') },
+        },
+      },
+      '/': dashboard('Fleet page', 'dashboardFleet', [tenantQuery]),
+      '/agents/{agentId}': dashboard("An agent's page", 'dashboardAgent', [agentId, tenantQuery]),
+      '/escalations': dashboard('Escalations page', 'dashboardEscalations', [tenantQuery]),
+      '/policy': dashboard('Policy page', 'dashboardPolicy', [tenantQuery]),
+      '/login': {
+        get: { tags: ['dashboard'], summary: 'The login form', operationId: 'loginForm', security: [], responses: { '200': html('the form') } },
+        post: {
+          tags: ['dashboard'],
+          summary: 'Exchange a key for a session cookie',
+          operationId: 'logIn',
+          security: [],
+          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['key'], properties: { key: { type: 'string' } } } } } },
+          responses: { '303': { description: 'to the fleet page, with the HttpOnly session cookie', headers: { 'Set-Cookie': { schema: { type: 'string' } } } }, '401': html('the form again: the key is not valid'), ...errors('429') },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: "A tenant's API key (`wayfinder keys create`)" },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'wf_session', description: "The dashboard's session (POST /login)" },
+        wayfinderKey: { type: 'apiKey', in: 'header', name: 'X-Wayfinder-Key', description: "The LLM proxy's tenant key (`Authorization` belongs to the upstream)" },
+      },
+      schemas: {
+        StepEventInput: contract('StepEventInput', envelopeOptional(StepEvent)),
+        TaskInput: contract('TaskInput', envelopeOptional(TaskSpec)),
+        CognitiveMap: contract('CognitiveMap', CognitiveMap),
+        Correction: contract('Correction', Correction),
+        TenantPolicy: contract('TenantPolicy', TenantPolicy),
+        TenantPolicyInput: contract('TenantPolicyInput', envelopeOptional(TenantPolicy)),
+        AnchorDecisionRequest: contract('AnchorDecisionRequest', AnchorDecisionRequest),
+        PolicyMergePatch,
+        Problem,
+        ReadinessReport,
+      },
+      responses: Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([code, [name, description]]) => [name, { description, ...(code === '429' || code === '503' ? { headers: RETRY_AFTER } : {}), content: { 'application/json': { schema: ref('Problem') } } }]),
+      ),
+    },
+  };
+}
+
+let built: Json | undefined;
+
+/** The document (built once: generating the contracts' schemas takes a few milliseconds). */
+export function gatewayOpenApi(): Json {
+  built ??= buildDocument();
+  return built;
+}
