@@ -25,6 +25,7 @@ import {
   distinctAgents,
   dropStateOfRevokedPartitions,
   EMBEDDER,
+  InMemoryAgentStateStore,
   MAP_STORE,
   MapCache,
   PeriodicTask,
@@ -117,7 +118,9 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
       shadow: (tenantId) => policies.tenant(tenantId)?.shadow === true,
       onDuplicate: (step, reason) => this.metrics.duplicateStep(step.tenantId, 'navigator', reason),
     });
-    const store = stores ? new NavigationStateStore(stores, (agent, error) => this.unreadable(agent, error)) : undefined;
+    // Embedded (no stores), the documents stay in this process: a batch whose publish failed is still
+    // retried from the state before it, so its corrections are decided and published again, not lost.
+    const store = stores ? new NavigationStateStore(stores, (agent, error) => this.unreadable(agent, error)) : new InMemoryAgentStateStore();
     this.states = new DurableAgentStates(this.navigator, store, {
       idleTtlMs: settings?.idleTtlMs,
       idleTtlFor: (tenantId) => policies.tenant(tenantId)?.stateIdleTtlMs,

@@ -7,13 +7,18 @@
 import { loadConfig } from '@wayfinder/config';
 import { localFusedTopicsOf } from './runtime';
 
-const distributed = (env: Record<string, string>) => loadConfig({ WAYFINDER_MODE: 'distributed', ...env });
+const distributed = (env: Record<string, string>) => loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_PIPELINE: 'fused', ...env });
 
 describe('WAYFINDER_LOCALIZED_OUTPUT', () => {
   it('defaults to publish: the localized steps stay an output on Kafka', () => {
     const config = distributed({});
     expect(config.localizedOutput).toBe('publish');
     expect(localFusedTopicsOf(config)).toEqual([]);
+  });
+
+  it('one-pass: the navigator publishes them, or with none hands them to nobody (no topic fused in process)', () => {
+    expect(localFusedTopicsOf(distributed({ WAYFINDER_PIPELINE: 'one-pass' }))).toEqual([]);
+    expect(localFusedTopicsOf(distributed({ WAYFINDER_PIPELINE: 'one-pass', WAYFINDER_LOCALIZED_OUTPUT: 'none' }))).toEqual([]);
   });
 
   it('none keeps them in process when every reader runs there', () => {
