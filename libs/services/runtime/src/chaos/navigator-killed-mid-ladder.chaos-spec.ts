@@ -14,8 +14,8 @@ const TENANT = 'chaos:tenant%1';
 const AGENTS = ['agent:1', 'agent%2', 'agent-3'];
 const ts = '2026-01-01T00:00:00.000Z';
 /** Steps published before the kill, and after the restart (each an action and its result). */
-const BEFORE = 30;
-const AFTER = 40;
+const BEFORE = 8;
+const AFTER = 22;
 
 /** The same search, answered the same way: a loop the ladder climbs. */
 function stepOf(agentId: string, seq: number): StepEvent {
