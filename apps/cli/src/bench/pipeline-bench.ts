@@ -126,9 +126,9 @@ function layoutOf(options: PipelineBenchOptions): Layout {
 function stagesOf(layout: Layout, prefix: string): Array<{ name: string; topic: string }> {
   const steps = `${prefix}wayfinder.steps.v1`;
   const localized = `${prefix}wayfinder.localized.v1`;
-  // One-pass, the navigator's group carries the step through localization, detection and correction;
-  // the memory service reads the localized steps it publishes.
-  if (layout === 'one-pass') return [{ name: 'navigator', topic: steps }, { name: 'memory-service', topic: localized }];
+  // One-pass, the navigator's group carries the step through localization, detection and correction,
+  // then to the history recorder and the memory service in process, before it commits.
+  if (layout === 'one-pass') return [{ name: 'navigator', topic: steps }];
   // Fused, the localizer's group carries the step through detection, correction, the history recorder and
   // the memory service (all in process) before it commits.
   if (layout === 'fused') return [{ name: 'state-localizer', topic: steps }];

@@ -122,8 +122,9 @@ async function run(brokers: string[], pipeline: 'one-pass' | 'fused' | 'separate
     ).reduce((a, b) => a + b, 0);
     // The memory service's trails are written before the steps commit (fused) or its own batch (separate).
     for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 500))) {
-      const fused = pipeline === 'fused';
-      const [offsets] = await admin.fetchOffsets({ groupId: `${prefix}${config.groupPrefix}.${fused ? 'state-localizer' : 'memory-service'}`, topics: [`${prefix}wayfinder.${fused ? 'steps' : 'localized'}.v1`] });
+      // In process (one-pass, fused), the memory service's writes are done before the steps commit.
+      const [group, topic] = pipeline === 'separate' ? ['memory-service', 'localized'] : [pipeline === 'fused' ? 'state-localizer' : 'navigator', 'steps'];
+      const [offsets] = await admin.fetchOffsets({ groupId: `${prefix}${config.groupPrefix}.${group}`, topics: [`${prefix}wayfinder.${topic}.v1`] });
       if (offsets.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0) >= total) break;
       if (Date.now() - started > 60_000) throw new Error('timed out waiting for the memory service to commit');
     }
@@ -175,6 +176,7 @@ describe('one-pass navigator, fused pipeline and separate services on Kafka and 
     expect(onePass.deviations).toEqual(separate.deviations);
     expect(onePass.corrections).toEqual(separate.corrections);
     expect(onePass.localized).toBe(separate.localized);
+    expect(onePass.stageCommitsOnLocalized).toBe(0); // history and memory read the navigator's output in process
     expect(onePass.historySteps).toEqual(separate.historySteps);
     expect(onePass.contexts).toEqual(separate.contexts);
     const fused = await run(brokers, 'fused');

@@ -5,7 +5,7 @@
  * nothing locally.
  */
 import { loadConfig } from '@wayfinder/config';
-import { localFusedTopicsOf } from './runtime';
+import { fusedTopicsOf, localFusedTopicsOf } from './runtime';
 
 const distributed = (env: Record<string, string>) => loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_PIPELINE: 'fused', ...env });
 
@@ -16,9 +16,12 @@ describe('WAYFINDER_LOCALIZED_OUTPUT', () => {
     expect(localFusedTopicsOf(config)).toEqual([]);
   });
 
-  it('one-pass: the navigator publishes them, or with none hands them to nobody (no topic fused in process)', () => {
-    expect(localFusedTopicsOf(distributed({ WAYFINDER_PIPELINE: 'one-pass' }))).toEqual([]);
-    expect(localFusedTopicsOf(distributed({ WAYFINDER_PIPELINE: 'one-pass', WAYFINDER_LOCALIZED_OUTPUT: 'none' }))).toEqual([]);
+  it('one-pass: the navigator hands them in process to the history recorder and memory service, and with none publishes nothing', () => {
+    const onePass = distributed({ WAYFINDER_PIPELINE: 'one-pass', WAYFINDER_SERVICES: 'navigator,history-recorder,memory-service' });
+    expect(fusedTopicsOf(onePass)).toEqual(['wayfinder.localized.v1']);
+    expect(localFusedTopicsOf(onePass)).toEqual([]);
+    expect(localFusedTopicsOf({ ...onePass, localizedOutput: 'none' })).toEqual(['wayfinder.localized.v1']);
+    expect(() => localFusedTopicsOf({ ...onePass, localizedOutput: 'none', services: ['navigator', 'history-recorder'] })).toThrow('(missing: memory-service)');
   });
 
   it('none keeps them in process when every reader runs there', () => {
@@ -29,7 +32,7 @@ describe('WAYFINDER_LOCALIZED_OUTPUT', () => {
     const noMemory = distributed({ WAYFINDER_LOCALIZED_OUTPUT: 'none', WAYFINDER_SERVICES: 'state-localizer,detector-worker,correction-engine,history-recorder' });
     expect(() => localFusedTopicsOf(noMemory)).toThrow('(missing: memory-service)');
     const separate = distributed({ WAYFINDER_LOCALIZED_OUTPUT: 'none', WAYFINDER_PIPELINE: 'separate' });
-    expect(() => localFusedTopicsOf(separate)).toThrow('WAYFINDER_PIPELINE=fused, now separate');
+    expect(() => localFusedTopicsOf(separate)).toThrow('(WAYFINDER_PIPELINE, now separate)');
     expect(() => distributed({ WAYFINDER_LOCALIZED_OUTPUT: 'nobody' })).toThrow('WAYFINDER_LOCALIZED_OUTPUT');
   });
 });

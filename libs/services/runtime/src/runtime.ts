@@ -107,6 +107,9 @@ export function pipelineServices(config: Pick<WayfinderConfig, 'pipeline' | 'ser
  * 'fused', DESIGN §3): localized steps when the localizer runs here, deviations when the detector does.
  */
 export function fusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 'services'>): TopicName[] {
+  // One-pass: the navigator's localized steps go in process to the co-located history recorder and memory
+  // service (FUSED_OBSERVERS), after its corrections are published (issue #28).
+  if (config.pipeline === 'one-pass') return config.services.includes('navigator') ? ['wayfinder.localized.v1'] : [];
   if (config.pipeline !== 'fused') return [];
   const topics: TopicName[] = [];
   if (config.services.includes('state-localizer')) topics.push('wayfinder.localized.v1');
@@ -159,14 +162,16 @@ function readsInProcess(service: ServiceName, topic: string, fusedTopics: readon
  * `none` is asked for a process that does not run them all (the absent ones would never see a step).
  */
 export function localFusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 'services' | 'localizedOutput'>): TopicName[] {
-  // One-pass: the navigator publishes localized steps or, with `none`, hands them to nobody (DESIGN §3).
-  if (config.localizedOutput !== 'none' || config.pipeline === 'one-pass') return [];
-  const readers: ServiceName[] = [...FUSED_READERS, ...(FUSED_OBSERVERS['wayfinder.localized.v1'] ?? [])];
-  const missing = readers.filter((s) => !config.services.includes(s));
-  if (config.pipeline !== 'fused' || !config.services.includes('state-localizer') || missing.length > 0) {
+  if (config.localizedOutput !== 'none') return [];
+  // One-pass: the navigator produces them, the history recorder and the memory service read them.
+  const onePass = config.pipeline === 'one-pass';
+  const producer: ServiceName = onePass ? 'navigator' : 'state-localizer';
+  const readers: ServiceName[] = [...(onePass ? [] : FUSED_READERS), ...(FUSED_OBSERVERS['wayfinder.localized.v1'] ?? [])];
+  const missing = [producer, ...readers].filter((s) => !config.services.includes(s));
+  if (config.pipeline === 'separate' || missing.length > 0) {
     throw new Error(
-      `WAYFINDER_LOCALIZED_OUTPUT=none needs the fused pipeline (WAYFINDER_PIPELINE=fused, now ${config.pipeline}) with the state-localizer and every reader of localized steps in this process` +
-        (missing.length > 0 || !config.services.includes('state-localizer') ? ` (missing: ${[...(config.services.includes('state-localizer') ? [] : ['state-localizer']), ...missing].join(', ')})` : ''),
+      `WAYFINDER_LOCALIZED_OUTPUT=none needs the one-pass or fused pipeline (WAYFINDER_PIPELINE, now ${config.pipeline}) with the ${producer} and every reader of localized steps in this process` +
+        (missing.length > 0 ? ` (missing: ${missing.join(', ')})` : ''),
     );
   }
   return ['wayfinder.localized.v1'];
