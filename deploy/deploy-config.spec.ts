@@ -6,16 +6,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { SERVICE_NAMES } from '@wayfinder/config';
 
 const root = join(__dirname, '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true });
 const services: Record<string, Record<string, unknown>> = compose.services;
 
 describe('docker-compose.yml', () => {
-  it('has the infrastructure and the Wayfinder services', () => {
-    for (const name of ['kafka', 'redis', 'qdrant', 'otel-collector', 'prometheus', 'grafana', 'topics', 'detector-worker']) {
+  it('has the infrastructure and every Wayfinder service of the default (one-pass) pipeline, each running itself', () => {
+    const stages = ['state-localizer', 'detector-worker', 'correction-engine']; // run by the navigator in one pass
+    const wayfinder = SERVICE_NAMES.filter((s) => !stages.includes(s));
+    for (const name of ['kafka', 'redis', 'qdrant', 'otel-collector', 'prometheus', 'grafana', 'topics', ...wayfinder]) {
       expect(Object.keys(services)).toContain(name);
     }
+    for (const name of wayfinder) expect(services[name].command).toEqual(['start', '--mode', 'distributed', '--services', name]);
   });
 
   it('gives every service an image or a build', () => {

@@ -14,9 +14,10 @@ const USAGE = `usage: wayfinder start [--mode embedded|distributed] [--services 
 Runs Wayfinder services until SIGINT/SIGTERM.
   --mode      embedded (default): every service in this process on the in-process bus and in-memory stores;
               distributed: the chosen services on Kafka and Redis, one consumer group per process
-  --services  comma-separated subset of task-parser,state-localizer,detector-worker,correction-engine,memory-service,gateway,
-              otlp-normalizer,history-recorder,escalation-notifier
-              (default all of them; embedded, the gateway brings the otlp-normalizer with it)
+  --services  comma-separated subset of task-parser,navigator,memory-service,gateway,otlp-normalizer,history-recorder,
+              escalation-notifier (default all of them; embedded, the gateway brings the otlp-normalizer with it);
+              navigator is the one-pass pipeline (WAYFINDER_PIPELINE=one-pass, the default); with fused or separate
+              it is state-localizer,detector-worker,correction-engine, which may also be named one by one
   --kafka     Kafka bootstrap brokers, host:port[,host:port] (env WAYFINDER_KAFKA_BROKERS, default 127.0.0.1:9092)
   --redis     Redis URL (env WAYFINDER_REDIS_URL, default redis://127.0.0.1:6379)
   --qdrant    Qdrant URL for long-term memory (env WAYFINDER_QDRANT_URL)

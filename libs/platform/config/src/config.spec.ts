@@ -4,7 +4,7 @@ describe('loadConfig', () => {
   it('defaults to the embedded mode with every service', () => {
     const config = loadConfig({});
     expect(config.mode).toBe('embedded');
-    expect(config.services).toEqual(['task-parser', 'state-localizer', 'detector-worker', 'correction-engine', 'memory-service', 'gateway', 'otlp-normalizer', 'history-recorder', 'escalation-notifier']);
+    expect(config.services).toEqual(['task-parser', 'navigator', 'state-localizer', 'detector-worker', 'correction-engine', 'memory-service', 'gateway', 'otlp-normalizer', 'history-recorder', 'escalation-notifier']);
     expect(config.kafkaBrokers).toEqual(['127.0.0.1:9092']);
   });
 

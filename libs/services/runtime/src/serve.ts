@@ -5,7 +5,7 @@
  */
 import { GATEWAY_DEFAULT_PORT, loadConfig, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { startTelemetry } from '@wayfinder/telemetry';
-import { startServices, type RunningServices } from './runtime';
+import { pipelineServices, startServices, type RunningServices } from './runtime';
 
 /**
  * Process-level safety net (issue 14): a promise rejected with nobody awaiting it (a late callback of a
@@ -53,7 +53,7 @@ export async function serveUntilStopped(config: WayfinderConfig, version: string
     running.memory ? `memory API ${running.memory.url}` : '',
     running.gateway ? `gateway ${running.gateway.url}` : '',
   ].filter(Boolean);
-  log(`wayfinder: ${config.mode} ${config.services.join(', ')} running ${where.join('; ')}; Ctrl-C stops`);
+  log(`wayfinder: ${config.mode} ${pipelineServices(config).join(', ')} running ${where.join('; ')}; Ctrl-C stops`);
   if (running.gateway) {
     log(
       running.gatewayLocalMode
