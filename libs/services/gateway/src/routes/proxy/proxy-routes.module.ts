@@ -1,6 +1,7 @@
-/** Route family `POST /v1/chat/completions` (the OpenAI-compatible LLM proxy, DESIGN §12). */
+/** Route family of the LLM proxy (DESIGN §12): `POST /v1/chat/completions` and `POST /v1/messages`, over one ProxyExchange. */
 import { Module } from '@nestjs/common';
 import { ChatCompletionsController } from './chat-completions.controller';
+import { ProxyExchange } from './proxy-exchange';
 
-@Module({ controllers: [ChatCompletionsController] })
+@Module({ controllers: [ChatCompletionsController], providers: [ProxyExchange], exports: [ProxyExchange] })
 export class ProxyRoutesModule {}
