@@ -1,7 +1,8 @@
 /** Route family of the LLM proxy (DESIGN §12): `POST /v1/chat/completions` and `POST /v1/messages`, over one ProxyExchange. */
 import { Module } from '@nestjs/common';
+import { AnthropicMessagesController } from './anthropic-messages.controller';
 import { ChatCompletionsController } from './chat-completions.controller';
 import { ProxyExchange } from './proxy-exchange';
 
-@Module({ controllers: [ChatCompletionsController], providers: [ProxyExchange], exports: [ProxyExchange] })
+@Module({ controllers: [ChatCompletionsController, AnthropicMessagesController], providers: [ProxyExchange], exports: [ProxyExchange] })
 export class ProxyRoutesModule {}
