@@ -69,6 +69,11 @@ describe('paths of the proxy no route serves', () => {
       expect(s.headers.authorization).toBe('Bearer sk-agent-own');
       expect(Object.keys(s.headers).filter((h) => h.startsWith('x-wayfinder'))).toEqual([]);
     }
+    // The tenant key goes in X-Wayfinder-Key: a Wayfinder bearer key alone is refused, never forwarded.
+    const before = seen.length;
+    const bearerOnly = await call(base, 'GET', '/v1/models', { key: A });
+    expect(bearerOnly).toMatchObject({ status: 401, body: { error: { type: 'authentication_error' } } });
+    expect(seen.length).toBe(before);
   });
 
   it('passes /v1/messages/count_tokens to the Anthropic upstream with its query and headers', async () => {
