@@ -99,9 +99,9 @@ describe('paths of the proxy no route serves', () => {
   it('answers an OpenAI-shaped 404 naming the path when no upstream is set, never Express’s page', async () => {
     const before = seen.length;
     await expect(client(B).models.list()).rejects.toBeInstanceOf(NotFoundError);
-    const raw = await call(base, 'POST', '/v1/responses', { headers: { 'x-wayfinder-key': B }, body: { model: 'x', input: 'hi' } });
+    const raw = await call(base, 'POST', '/v1/batches', { headers: { 'x-wayfinder-key': B }, body: { input_file_id: 'file_1' } });
     expect(raw.status).toBe(404);
-    expect(raw.body).toEqual({ error: { message: expect.stringContaining('POST /v1/responses'), type: 'not_found_error', param: null, code: null } });
+    expect(raw.body).toEqual({ error: { message: expect.stringContaining('POST /v1/batches'), type: 'not_found_error', param: null, code: null } });
     expect(seen.length).toBe(before);
   });
 
