@@ -6,8 +6,9 @@
  * items (assistant messages and `function_call`s, reasoning between them skipped) one assistant message
  * with those calls, as one answer made them; a `function_call_output` a tool message. An answer (a
  * `response`, or its stream of events) is read into a `ChatAnswer`. A hint is appended to `instructions`.
- * Requests chained by `previous_response_id` carry only their new items: their conversation is what this
- * request says (the upstream keeps the rest), so name the run with X-Wayfinder-Run to keep one run.
+ * Requests chained by `previous_response_id` carry only their new items and are read as they are (the
+ * chain is not followed): the tracker sees a rewritten conversation, and outputs of calls it does not see
+ * are observations of `unknown_tool`.
  */
 import { contentText, type ChatAnswer, type ChatMessage, type ChatToolCall } from '@wayfinder/ingest';
 import type { StreamAssembler } from './proxy-exchange';
