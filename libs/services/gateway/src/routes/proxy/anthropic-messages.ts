@@ -17,7 +17,7 @@ export interface MessagesRequest {
   /** The conversation as the proxy tracks it (system first). */
   messages: ChatMessage[];
   stream: boolean;
-  /** `metadata.user_id`: the agent when no X-Wayfinder-Agent names it. */
+  /** The agent when no X-Wayfinder-Agent names it: from `metadata.user_id` (agentOfUserId). */
   user?: string;
   /** The whole body, as sent (forwarded with only `system` changed). */
   body: Record<string, unknown>;
@@ -49,8 +49,18 @@ export function readMessagesRequest(body: unknown): MessagesRequestResult {
   if (user !== undefined && user !== null && typeof user !== 'string') return { ok: false, error: 'metadata.user_id must be a string', field: 'metadata.user_id' };
   return {
     ok: true,
-    value: { messages: conversationOf(system, messages as Array<Record<string, unknown>>), stream: stream === true, ...(typeof user === 'string' && user !== '' && { user }), body },
+    value: { messages: conversationOf(system, messages as Array<Record<string, unknown>>), stream: stream === true, ...(typeof user === 'string' && user !== '' && { user: agentOfUserId(user) }), body },
   };
+}
+
+const SESSION = /session[_\s"':=]*([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
+
+/**
+ * The agent a `metadata.user_id` names: Claude Code's (`user_<hash>_account_<uuid>_session_<uuid>`, past the
+ * 128 characters of an id) is its session id, the agent its hooks report as; another id as it is.
+ */
+export function agentOfUserId(userId: string): string {
+  return SESSION.exec(userId)?.[1]?.toLowerCase() ?? userId;
 }
 
 function blocksProblem(content: unknown, field: string): { ok: false; error: string; field: string } | undefined {

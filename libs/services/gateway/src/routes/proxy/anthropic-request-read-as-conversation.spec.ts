@@ -60,6 +60,13 @@ describe('an Anthropic request read as a conversation', () => {
     expect(withSystemGuidance({ messages: [] }, 'H')).toEqual({ messages: [], system: 'H' });
   });
 
+  it('names the agent by Claude Code’s session in metadata.user_id, the one its hooks report as', () => {
+    const session = '0f8e2c4a-1b2d-4e6f-8a9b-0c1d2e3f4a5b';
+    const read = readMessagesRequest({ messages: [{ role: 'user', content: 'hi' }], metadata: { user_id: `user_${'ab'.repeat(32)}_account_9d0e1f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a_session_${session}` } });
+    expect(read).toMatchObject({ ok: true, value: { user: session } });
+    expect(readMessagesRequest({ messages: [{ role: 'user', content: 'hi' }], metadata: { user_id: 'report-bot-7' } })).toMatchObject({ ok: true, value: { user: 'report-bot-7' } });
+  });
+
   it('refuses what the proxy cannot read, naming the field', () => {
     expect(readMessagesRequest({ messages: [] })).toMatchObject({ ok: false, field: 'messages' });
     expect(readMessagesRequest({ messages: [{ role: 'user', content: 5 }] })).toMatchObject({ ok: false, field: 'messages[0].content' });
