@@ -66,6 +66,11 @@ export const WayfinderConfig = z.object({
     .url()
     .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
     .optional(),
+  /** The LLM proxy's upstream for Anthropic's Messages API (a base URL as the SDK's, `…/v1/messages` below it) for tenants whose policy names none. */
+  anthropicUpstream: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
   /** Operator's egress allow-list (comma-separated hosts or base URLs) for tenants' upstreams and webhooks (egress.ts). */
   egressAllow: z.string().max(10_000),
   /** Whether tenants' upstreams and webhooks may reach loopback, link-local and private addresses. */
@@ -163,6 +168,7 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   gatewayTlsCert: 'WAYFINDER_GATEWAY_TLS_CERT (--tls-cert)',
   gatewayTlsKey: 'WAYFINDER_GATEWAY_TLS_KEY (--tls-key)',
   proxyUpstream: 'WAYFINDER_PROXY_UPSTREAM',
+  anthropicUpstream: 'WAYFINDER_ANTHROPIC_UPSTREAM',
   egressAllow: 'WAYFINDER_EGRESS_ALLOW',
   egressAllowPrivate: 'WAYFINDER_EGRESS_ALLOW_PRIVATE',
   proxyTimeoutMs: 'WAYFINDER_PROXY_TIMEOUT_MS',
@@ -220,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     gatewayTlsCert: overrides['tls-cert'] ?? (env.WAYFINDER_GATEWAY_TLS_CERT || undefined),
     gatewayTlsKey: overrides['tls-key'] ?? (env.WAYFINDER_GATEWAY_TLS_KEY || undefined),
     proxyUpstream: env.WAYFINDER_PROXY_UPSTREAM || undefined,
+    anthropicUpstream: env.WAYFINDER_ANTHROPIC_UPSTREAM || 'https://api.anthropic.com',
     egressAllow: env.WAYFINDER_EGRESS_ALLOW ?? '',
     egressAllowPrivate: (env.WAYFINDER_EGRESS_ALLOW_PRIVATE ?? '').trim().toLowerCase(),
     proxyTimeoutMs: env.WAYFINDER_PROXY_TIMEOUT_MS ?? '120000',

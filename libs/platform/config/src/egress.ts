@@ -16,14 +16,16 @@ export interface EgressPolicy {
   readonly allowPrivate: boolean;
 }
 
-/** Reads `WAYFINDER_EGRESS_ALLOW` / `WAYFINDER_EGRESS_ALLOW_PRIVATE`; the proxy upstream is implicitly allowed. */
+/** Reads `WAYFINDER_EGRESS_ALLOW` / `WAYFINDER_EGRESS_ALLOW_PRIVATE`; the proxy upstreams (OpenAI's and Anthropic's) are implicitly allowed. */
 export function egressFromEnv(env: Record<string, string | undefined>): EgressPolicy {
   const allow = (env['WAYFINDER_EGRESS_ALLOW'] ?? '')
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry.length > 0);
-  const upstream = env['WAYFINDER_PROXY_UPSTREAM']?.trim();
-  if (upstream) allow.push(upstream);
+  for (const name of ['WAYFINDER_PROXY_UPSTREAM', 'WAYFINDER_ANTHROPIC_UPSTREAM']) {
+    const upstream = env[name]?.trim();
+    if (upstream) allow.push(upstream);
+  }
   const flag = (env['WAYFINDER_EGRESS_ALLOW_PRIVATE'] ?? '').trim().toLowerCase();
   return { allow, allowPrivate: flag === '1' || flag === 'true' };
 }

@@ -19,6 +19,7 @@ import { hashApiKey, isLoopbackHost, type CorrectionLog, type TenantAuthenticato
 import { FailedKeyLimiter } from './auth/failed-key-limiter';
 import { TenantGuard } from './auth/tenant.guard';
 import { GatewayModule } from './gateway.module';
+import { ProxyPassthroughModule } from './routes/proxy/proxy-passthrough.module';
 import { ApiErrorFilter } from './http/api-error';
 import type { GatewayHealth, GatewayOptions } from './tokens';
 
@@ -107,7 +108,8 @@ export async function startGatewayService(options: GatewayServiceOptions): Promi
   const gateway = GatewayModule.forRoot({ authenticator, correctionLog: options.correctionLog, options: options.options, history: options.operations?.store, health: options.health });
   const operations = options.operations ? [OperationsHttpModule.forRoot({ store: options.operations.store, bus: options.bus, policies: policyBook, sessions, verifyKey, secureCookie })] : [];
 
-  @Module({ imports: [core, gateway, ...operations] })
+  // The proxy's passthrough last: it takes the `/v1/...` paths no route before it serves.
+  @Module({ imports: [core, gateway, ...operations, ProxyPassthroughModule] })
   class GatewayAppModule {}
 
   const app = await NestFactory.create(GatewayAppModule, { bodyParser: false, logger: options.logger ?? ['error', 'warn'], ...(options.tls && { httpsOptions: options.tls }) });

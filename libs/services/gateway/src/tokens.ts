@@ -30,6 +30,12 @@ export interface GatewayOptions {
   readonly maxBodyBytes: number;
   /** The LLM proxy's upstream for tenants whose policy names none (WAYFINDER_PROXY_UPSTREAM). */
   readonly proxyUpstream?: string;
+  /**
+   * The upstream of `POST /v1/messages` (Anthropic) for tenants whose policy names none
+   * (WAYFINDER_ANTHROPIC_UPSTREAM, default https://api.anthropic.com): a base URL as the Anthropic SDK's,
+   * the request going to `{base}/v1/messages`.
+   */
+  readonly anthropicUpstream: string;
   /** The LLM proxy's longest wait for the upstream, and between two chunks of a stream (ms). */
   readonly proxyTimeoutMs: number;
   /**
@@ -43,14 +49,15 @@ export interface GatewayOptions {
   /** Open correction streams (SSE and waiting long-polls) per tenant, and in all (WAYFINDER_MAX_STREAMS_PER_TENANT / WAYFINDER_MAX_STREAMS); past them → 429. */
   readonly maxStreamsPerTenant: number;
   readonly maxStreams: number;
-  /** The operator's egress (WAYFINDER_EGRESS_ALLOW / _ALLOW_PRIVATE): where a tenant's policy may send; `proxyUpstream` is always allowed. */
+  /** The operator's egress (WAYFINDER_EGRESS_ALLOW / _ALLOW_PRIVATE): where a tenant's policy may send; `proxyUpstream` and `anthropicUpstream` are always allowed. */
   readonly egress?: EgressPolicy;
 }
 
-/** The effective egress policy: the operator's list (none by default) plus the operator's own upstream. */
+/** The effective egress policy: the operator's list (none by default) plus the operator's own upstreams. */
 export function gatewayEgress(options: GatewayOptions): EgressPolicy {
   const egress = options.egress ?? { allow: [], allowPrivate: false };
-  return options.proxyUpstream && !egress.allow.includes(options.proxyUpstream) ? { ...egress, allow: [...egress.allow, options.proxyUpstream] } : egress;
+  const own = [options.proxyUpstream, options.anthropicUpstream].filter((u): u is string => u !== undefined && u !== '' && !egress.allow.includes(u));
+  return own.length > 0 ? { ...egress, allow: [...egress.allow, ...own] } : egress;
 }
 
-export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = { pollMs: 500, keepAliveMs: 15_000, maxBodyBytes: 16 * 1024 * 1024, proxyTimeoutMs: 120_000, proxyMaxResponseBytes: 32 * 1024 * 1024, ingestCeiling: DEFAULT_INGEST_LIMITS, maxStreamsPerTenant: 200, maxStreams: 2_000 };
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = { pollMs: 500, keepAliveMs: 15_000, maxBodyBytes: 16 * 1024 * 1024, anthropicUpstream: 'https://api.anthropic.com', proxyTimeoutMs: 120_000, proxyMaxResponseBytes: 32 * 1024 * 1024, ingestCeiling: DEFAULT_INGEST_LIMITS, maxStreamsPerTenant: 200, maxStreams: 2_000 };

@@ -38,9 +38,36 @@ export function zodProblem(error: z.ZodError): { error: string; field: string } 
   return { error: `${path}: ${issue.message}`, field: path };
 }
 
+/** The first segments under `/v1` that are Wayfinder's own API; every other `/v1/...` path is the LLM proxy's. */
+export const WAYFINDER_ROOTS: ReadonlySet<string> = new Set(['steps', 'tasks', 'agents', 'policy', 'traces', 'hooks', 'fleet', 'escalations', 'tenants', 'deviations', 'openapi.json']);
+
+/**
+ * Whose error shape a path's errors take: Anthropic's for `/v1/messages` (and below it), OpenAI's for
+ * every other path of the LLM proxy (chat completions and the paths passed through), none (the API's
+ * own `{error}`) for Wayfinder's API and anything outside `/v1`.
+ */
+export function proxyDialectOf(url: string | undefined): 'openai' | 'anthropic' | undefined {
+  const match = url === undefined ? null : /^\/v1\/([^/?#]+)/.exec(url);
+  if (!match) return undefined;
+  if (match[1] === 'messages') return 'anthropic';
+  return WAYFINDER_ROOTS.has(match[1]) ? undefined : 'openai';
+}
+
 /** Paths of the OpenAI-compatible LLM proxy, whose errors take the OpenAI shape. */
 export function isOpenAiPath(url: string | undefined): boolean {
-  return url !== undefined && /^\/v1\/chat\/completions(?:[/?]|$)/.test(url);
+  return proxyDialectOf(url) === 'openai';
+}
+
+const ANTHROPIC_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 423: 'permission_error', 429: 'rate_limit_error', 529: 'overloaded_error' };
+
+export interface AnthropicErrorBody {
+  type: 'error';
+  error: { type: string; message: string };
+}
+
+/** `{type:"error", error:{type, message}}`, the body Anthropic's clients turn into their error classes. */
+export function anthropicError(status: number, message: string): AnthropicErrorBody {
+  return { type: 'error', error: { type: ANTHROPIC_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message } };
 }
 
 const OPENAI_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'invalid_request_error', 429: 'rate_limit_error' };
@@ -92,7 +119,8 @@ export class ApiErrorFilter implements ExceptionFilter {
     if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     response.statusCode = status;
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
-    // The LLM proxy answers in the OpenAI error shape its clients read.
-    response.end(JSON.stringify(isOpenAiPath(request.url) ? openAiError(status, body) : body));
+    // The LLM proxy answers in the error shape its clients read (OpenAI's, or Anthropic's on /v1/messages).
+    const dialect = proxyDialectOf(request.url);
+    response.end(JSON.stringify(dialect === 'openai' ? openAiError(status, body) : dialect === 'anthropic' ? anthropicError(status, body.error) : body));
   }
 }

@@ -35,19 +35,25 @@ export class UpstreamError extends Error {
 
 /** `{base}/chat/completions` of an OpenAI-compatible base URL (`…/v1`), query kept. */
 export function chatCompletionsUrl(base: string): URL {
+  return underBase(base, '/chat/completions');
+}
+
+/** `{base}{path}` (path starting with `/`), the base's query kept unless `search` replaces it. */
+export function underBase(base: string, path: string, search?: string): URL {
   const url = new URL(base);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
+  if (search !== undefined && search !== '') url.search = search;
   return url;
 }
 
 /** The headers to send upstream: the client's, minus the hop-by-hop and the proxy's own. */
-export function upstreamHeaders(client: IncomingHttpHeaders, bodyBytes: number): Record<string, string | string[]> {
+export function upstreamHeaders(client: IncomingHttpHeaders, bodyBytes: number | undefined): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(client)) {
     if (value === undefined || HOP_BY_HOP.has(name) || name.startsWith('x-wayfinder-')) continue;
     headers[name] = value;
   }
-  headers['content-length'] = String(bodyBytes);
+  if (bodyBytes !== undefined) headers['content-length'] = String(bodyBytes);
   headers['accept-encoding'] = 'identity';
   return headers;
 }
@@ -66,14 +72,14 @@ export function clientHeaders(upstream: IncomingHttpHeaders): Record<string, str
  * Sends the request; resolves with the upstream's response once its headers came. `abort` (the client
  * went away) destroys the upstream request too.
  */
-export function sendUpstream(url: URL, headers: Record<string, string | string[]>, body: Buffer, timeoutMs: number, abort: AbortSignal, egress: EgressPolicy): Promise<IncomingMessage> {
+export function sendUpstream(url: URL, headers: Record<string, string | string[]>, body: Buffer | undefined, timeoutMs: number, abort: AbortSignal, egress: EgressPolicy, method = 'POST'): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     // Policies also arrive over the bus: the operator's egress is checked again at send time.
     const refusal = egressRefusal(egress, url.href);
     if (refusal) return reject(new UpstreamError(`the upstream is refused: ${refusal}`, false));
     const https = url.protocol === 'https:';
     const pair = agentsFor(egress);
-    const req = (https ? httpsRequest : httpRequest)(url, { method: 'POST', headers, agent: https ? pair.https : pair.http, timeout: timeoutMs });
+    const req = (https ? httpsRequest : httpRequest)(url, { method, headers, agent: https ? pair.https : pair.http, timeout: timeoutMs });
     const onAbort = () => req.destroy(new UpstreamError('the client closed the connection', false));
     abort.addEventListener('abort', onAbort, { once: true });
     req.once('timeout', () => req.destroy(new UpstreamError(`the upstream did not answer within ${timeoutMs} ms`, true)));
@@ -86,6 +92,7 @@ export function sendUpstream(url: URL, headers: Record<string, string | string[]
       // request, and the response errors. A client gone away still ends it.
       resolve(res);
     });
-    req.end(body);
+    if (body === undefined) req.end();
+    else req.end(body);
   });
 }
