@@ -409,7 +409,9 @@ async function start(
         maxStreamsPerTenant: config.maxStreamsPerTenant,
         maxStreams: config.maxStreams,
         ...(config.proxyUpstream && { proxyUpstream: config.proxyUpstream }),
-        egress: egressFromEnv({ WAYFINDER_EGRESS_ALLOW: config.egressAllow, WAYFINDER_EGRESS_ALLOW_PRIVATE: config.egressAllowPrivate, WAYFINDER_PROXY_UPSTREAM: config.proxyUpstream }),
+        anthropicUpstream: config.anthropicUpstream,
+        // The operator's own upstreams are always allowed (gatewayEgress adds them to the allow-list).
+        egress: egressFromEnv({ WAYFINDER_EGRESS_ALLOW: config.egressAllow, WAYFINDER_EGRESS_ALLOW_PRIVATE: config.egressAllowPrivate }),
       },
       // The operators' surface (query API, dashboard) on the gateway's server, over the history store.
       operations: { store: history },
