@@ -4,6 +4,7 @@
  * later escalation of the same loop still happens.
  */
 import type { Deviation, StepEvent } from '@wayfinder/contracts';
+import { validatePolicy } from './policy/validate';
 import { engineFor, runAll, steps } from './test-support/step-builder';
 
 const file = 'export function total(items) {\n  return items.reduce((sum, i) => sum + i.price, 0);\n}\n';
@@ -82,5 +83,10 @@ describe('the third identical call (balanced profile)', () => {
     for (let i = 0; i < 4; i++) events.push(s.act('read_file', { path: 'src/cart.ts' }), s.ok('read_file', file));
     const engine = engineFor({ nearDuplicate: { identicalWarning: 3 } });
     expect(loops(runAll(engine, events)).map((d) => [d.level, d.count, d.atSeq])).toEqual([['warning', 3, nthAction(events, 4)]]);
+  });
+
+  it('refuses an identicalWarning below 2, which could never fire (the new call is at least the second repeat)', () => {
+    expect(validatePolicy({ nearDuplicate: { identicalWarning: 1 } })).toEqual({ ok: false, error: 'nearDuplicate.identicalWarning: must be at least 2 (2 = the third identical call)' });
+    expect(validatePolicy({ nearDuplicate: { identicalWarning: 2 } }).ok).toBe(true);
   });
 });
