@@ -85,6 +85,17 @@ describe('the third identical call (balanced profile)', () => {
     expect(loops(runAll(engine, events)).map((d) => [d.level, d.count, d.atSeq])).toEqual([['warning', 3, nthAction(events, 4)]]);
   });
 
+  it('under strict (successWarning 2, critical 3) still warns once, at the third call, and goes critical at the fourth', () => {
+    const s = steps();
+    const events: StepEvent[] = [];
+    for (let i = 0; i < 4; i++) events.push(s.act('read_file', { path: 'src/cart.ts' }), s.ok('read_file', file));
+    const out = loops(runAll(engineFor({ profile: 'strict' }), events));
+    expect(out.map((d) => [d.detector, d.level, d.atSeq])).toEqual([
+      ['near_duplicate_calls', 'warning', nthAction(events, 3)],
+      ['near_duplicate_calls', 'critical', nthAction(events, 4) + 1],
+    ]);
+  });
+
   it('refuses an identicalWarning below 2, which could never fire (the new call is at least the second repeat)', () => {
     expect(validatePolicy({ nearDuplicate: { identicalWarning: 1 } })).toEqual({ ok: false, error: 'nearDuplicate.identicalWarning: must be at least 2 (2 = the third identical call)' });
     expect(validatePolicy({ nearDuplicate: { identicalWarning: 2 } }).ok).toBe(true);
