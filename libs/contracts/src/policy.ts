@@ -81,6 +81,12 @@ export const NearDuplicateSettings = z.object({
    * strong evidence of no progress, a success that merely reads like the previous one is weaker.
    */
   successWarning: count.optional(),
+  /**
+   * The early stage (project rule P1, "The third identical call"): repeats for a warning, judged when the next
+   * call arrives, when every call of the chain had the same args (canonical JSON) and the same successful
+   * normalized result; absent = off. 2 = the third identical call.
+   */
+  identicalWarning: count.optional(),
 });
 
 export const MonologueSettings = z.object({

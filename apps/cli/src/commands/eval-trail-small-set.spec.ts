@@ -14,6 +14,9 @@ describe('wayfinder eval trail on a two-trace set', () => {
     expect(report).toMatchObject({ traces: 3, positives: 1, negatives: 2, profile: 'balanced', missingTraces: 1, invalidLines: 0, events: 59 });
     expect(report.loop).toMatchObject({ recall: 1, falsePositiveRate: 0, localized: 1, flaggedPositives: 1, flaggedNegatives: 0 });
     expect(report.drift).toMatchObject({ positives: 0, recall: 0 });
+    // Lead time beside them: the same search with the same empty answer is caught at its third call, two
+    // calls after the loop's onset (the first call of the repeated pattern).
+    expect(report.loop.leadTime).toEqual({ measured: 1, unit: 'calls', mean: 2, median: 2, max: 2 });
     // 95% Wilson intervals: 1 of 1 positive found, 0 of 2 negatives flagged.
     expect(report.loop.recallInterval.high).toBe(1);
     expect(report.loop.recallInterval.low).toBeCloseTo(0.2065, 3);

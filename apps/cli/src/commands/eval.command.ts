@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { parseTrailLabels, scoreTrail, type ScoredDeviation } from '@wayfinder/evaluation';
+import { callIndex, parseTrailLabels, scoreTrail, type ScoredDeviation, type StepIndex } from '@wayfinder/evaluation';
 import type { Command, CommandIo } from '../command';
 import { UsageError } from '../command';
 import { parseCommandArgs } from '../args';
@@ -24,7 +24,10 @@ Reads DIR/labels.json and the StepEvent JSONL trace of each labelled row, runs t
 each trace (balanced profile unless told otherwise) and prints one JSON object:
   traces, positives, negatives   loop positives are traces with a 'resource abuse' label
   loop    recall, falsePositiveRate, localized (a loop deviation within [s-8, s+2] of a labelled seq s),
-          each with its 95% Wilson interval (recallInterval, falsePositiveRateInterval, localizedInterval)
+          each with its 95% Wilson interval (recallInterval, falsePositiveRateInterval, localizedInterval),
+          and leadTime: calls from a caught loop's onset (the first call of its repeated pattern, the
+          deviation's loopStartSeq) to its first deviation, over the flagged positives (measured, mean,
+          median, max)
   drift   the same three for 'drift' deviations against 'goal deviation' labels
   profile the policy profile used
 
@@ -81,6 +84,7 @@ export const evalCommand: Command = {
     const labels = await readLabels(dir);
 
     const deviationsByTrace = new Map<string, ScoredDeviation[]>();
+    const stepsByTrace = new Map<string, StepIndex>();
     const stats: StepLineStats = { lines: 0, steps: 0, invalid: 0 };
     const invalid = new InvalidLineReporter(io.stderr, 'wayfinder eval');
     let missing = 0;
@@ -99,12 +103,14 @@ export const evalCommand: Command = {
       // A navigator per trace: no state can leak from one run into the next.
       const navigator = setup.newNavigator();
       const found: ScoredDeviation[] = [];
+      const calls: { kind: string; seq: number }[] = [];
       await readStepFile(
         file,
         navigationHandlers(navigator, invalid, (step) => {
+          if (step.kind === 'action') calls.push({ kind: step.kind, seq: step.seq });
           const run = () => {
             const result = navigator.onStep(step);
-            for (const d of result.deviations) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq });
+            for (const d of result.deviations) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq, loopStartSeq: d.loopStartSeq });
             corrections += result.corrections.length;
           };
           return setup.semantic ? navigator.prepare([step]).then(run) : run();
@@ -113,10 +119,11 @@ export const evalCommand: Command = {
       );
       invalid.endFile(file);
       deviationsByTrace.set(row.traceId, found);
+      stepsByTrace.set(row.traceId, callIndex(calls));
     }
     progress.done();
 
-    const score = scoreTrail(labels, (traceId) => deviationsByTrace.get(traceId));
+    const score = scoreTrail(labels, (traceId) => deviationsByTrace.get(traceId), undefined, (traceId) => stepsByTrace.get(traceId));
     const report = {
       traces: score.traces,
       positives: score.loop.positives,

@@ -9,7 +9,7 @@ import { dangerousToolViolation } from './detectors/constraint.detector';
 import { detectBudget } from './detectors/budget.detector';
 import { armCompactionGuard, observeUnderGuard, skipUnderGuard } from './detectors/compaction.detector';
 import { detectMessageRepetition } from './detectors/message-repetition.detector';
-import { clearNearDuplicateEvidence, nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
+import { clearNearDuplicateEvidence, nearDuplicateEarlyOnAction, nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
 import { detectStepStagnation, detectTimeStagnation, markProgress, positionMovedForward } from './detectors/stagnation.detector';
 import { detectToolLoop } from './detectors/tool-loop.detector';
 import { detectCycle } from './detectors/cycle.detector';
@@ -391,12 +391,16 @@ export class DetectionEngine {
       const isPoll = policy.isPollName(tool) || (action !== undefined && policy.isPollName(`${tool}.${action}`));
       const afterWork = settings.nearDuplicate.enabled && workSinceLastCall(run, toolHash);
       const loop = detectToolLoop(run, { tool, toolHash, argsHash: callArgs, isPoll }, settings.loop);
-      if (loop) drafts.push(loop);
-      // At most one loop deviation per action: the upstream table first, then the cycle (P2).
-      else if (settings.cycle?.enabled) {
-        const cycle = detectCycle(run, tool, callArgs, settings.cycle);
-        if (cycle) drafts.push(cycle);
-      }
+      // At most one loop deviation per action: the upstream table first, then the cycle (P2), then the
+      // third identical call (P1's early stage).
+      const cycle = !loop && settings.cycle?.enabled ? detectCycle(run, tool, callArgs, settings.cycle) : null;
+      const nearDuplicate = settings.nearDuplicate.enabled && !isPoll && !policy.isNearDuplicateIgnored(tool);
+      const early =
+        !loop && !cycle && nearDuplicate && repeatsLastCall(run, toolHash, callArgs)
+          ? nearDuplicateEarlyOnAction(run, tool, toolHash, hashHex(callArgs), settings.nearDuplicate)
+          : null;
+      const first = loop ?? cycle ?? early;
+      if (first) drafts.push(first);
       const callId = typeof body.callId === 'string' ? hash32(body.callId) : 0;
       const historySize = settings.loop.historySize;
       if (run.size === run.capacity && run.capacity < historySize) run.grow(Math.min(historySize, run.capacity * 2));
@@ -404,7 +408,7 @@ export class DetectionEngine {
       run.lastTool = tool;
 
       // Poll tools are known_poll_no_progress's: their args never change by design.
-      if (settings.nearDuplicate.enabled && !isPoll && !policy.isNearDuplicateIgnored(tool)) {
+      if (nearDuplicate) {
         const sketch = this.scratch;
         const text = textOf(args, MAX_EMBED_CHARS);
         const vector = this.embedVector(text, embedderChoice(settings, 'nearDuplicate'), step);
@@ -612,6 +616,14 @@ function workSinceLastCall(run: RunState, toolHash: number): boolean {
     if ((flags & RecordFlag.Outcome) !== 0 && (flags & RecordFlag.Error) === 0) return true;
   }
   return false;
+}
+
+/** Whether the newest prior record is a call of this tool with exactly these args (nothing in between). */
+function repeatsLastCall(run: RunState, toolHash: number, argsHash: number): boolean {
+  const h = run.history;
+  if (h.size === 0) return false;
+  const last = h.slot(0);
+  return h.tool(last) === toolHash && h.args(last) === argsHash;
 }
 
 /** Records a new run's history starts with (it doubles up to the policy's size as the run makes calls). */

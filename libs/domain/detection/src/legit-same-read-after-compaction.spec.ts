@@ -11,8 +11,6 @@ describe('the same read after a compaction', () => {
       s.ok('read_file', file),
       s.act('read_file', { path: 'src/cart.ts' }),
       s.ok('read_file', file),
-      s.act('read_file', { path: 'src/cart.ts' }),
-      s.ok('read_file', file),
       s.compaction(),
       s.act('read_file', { path: 'src/cart.ts' }),
       s.ok('read_file', file),
@@ -20,6 +18,15 @@ describe('the same read after a compaction', () => {
       s.ok('edit_file', 'edited src/cart.ts: 1 replacement'),
     ];
     expect(runAll(engineFor(), events)).toEqual([]);
+  });
+
+  it('flags a third identical read before the compaction once, and the read after it not at all', () => {
+    const s = steps();
+    const events = [];
+    for (let i = 0; i < 3; i++) events.push(s.act('read_file', { path: 'src/cart.ts' }), s.ok('read_file', file));
+    const third = events[4].seq;
+    events.push(s.compaction(), s.act('read_file', { path: 'src/cart.ts' }), s.ok('read_file', file));
+    expect(runAll(engineFor(), events).map((d) => [d.detector, d.level, d.atSeq])).toEqual([['near_duplicate_calls', 'warning', third]]);
   });
 
   it('flags the same read repeated back to back without a compaction in between', () => {

@@ -12,9 +12,9 @@ import type { Candidate } from './cross-validate';
 export function loopCandidates(options: { firstSuccessRepeat?: boolean } = {}): Candidate[] {
   const out: Candidate[] = [];
   // [repeats of a failure, repeats of a success] for a warning. A successful repeat is a signal, not yet a
-  // deviation (DESIGN §5.3, P1), and the legit-work specs hold the line: the same file read three times, a
-  // compaction, then again is not stuck (OpenHands flags from the fourth identical pair), so successes need
-  // three repeats. `firstSuccessRepeat` adds the settings that break it ([1, 1], [1, 2], [2, 2]), only to show
+  // deviation (DESIGN §5.3, P1), and the legit-work specs hold the line (a read repeated after a compaction is
+  // not stuck), so reworded successes need three repeats; exact ones are the third identical call's
+  // (nearDuplicate.identicalWarning, not in the grid: it follows the peers, and it flags no trail-dev trace). `firstSuccessRepeat` adds the settings that break it ([1, 1], [1, 2], [2, 2]), only to show
   // in `npm run eval` what they would change.
   const counts = [...(options.firstSuccessRepeat ? [[1, 1], [1, 2], [2, 2]] : []), [1, 3], [2, 3]];
   for (const [warning, successWarning] of counts) {

@@ -10,7 +10,7 @@
  */
 import { LOOP_FAMILY, type DetectorName, type PolicyOverlay, type StepEvent } from '@wayfinder/contracts';
 import { HashingEmbedder } from '@wayfinder/embeddings';
-import { LOOP_CATEGORY, scoreFamily, type FamilyScore, type ScoredDeviation, type TrailLabel } from '@wayfinder/evaluation';
+import { callIndex, LOOP_CATEGORY, scoreFamily, type FamilyScore, type ScoredDeviation, type StepIndex, type TrailLabel } from '@wayfinder/evaluation';
 import { DetectionEngine } from '../src/detection.engine';
 import { DriftDetector } from '../src/drift';
 import { hash32 } from '../src/fingerprint/hash';
@@ -36,8 +36,9 @@ export interface FoldResult {
 export interface CrossValidation {
   k: number;
   folds: FoldResult[];
-  mean: { recall: number; falsePositiveRate: number; localized: number };
-  spread: { recall: number; falsePositiveRate: number; localized: number };
+  /** `leadMedian`: the mean over folds of the held-out median lead time (calls; folds that caught nothing left out). */
+  mean: { recall: number; falsePositiveRate: number; localized: number; leadMedian: number | null };
+  spread: { recall: number; falsePositiveRate: number; localized: number; leadMedian: number | null };
   /** The candidate chosen by most folds (ties: the earlier candidate). */
   kept: string;
 }
@@ -58,10 +59,16 @@ export function deviationsUnder(traces: readonly LabelledTrace[], overlay: Polic
   for (const trace of traces) {
     const engine = new DetectionEngine({ policyFor: () => ({ policy }), extraDetectors: withDrift ? [new DriftDetector(new HashingEmbedder())] : [] });
     const found: ScoredDeviation[] = [];
-    for (const event of trace.events) for (const d of engine.onStep(event)) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq });
+    for (const event of trace.events) for (const d of engine.onStep(event)) found.push({ detector: d.detector, level: d.level, atSeq: d.atSeq, loopStartSeq: d.loopStartSeq });
     out.set(trace.label.traceId, found);
   }
   return out;
+}
+
+/** The step index (calls) of each trace, for the lead time. */
+export function stepsOfTraces(traces: readonly LabelledTrace[]): (traceId: string) => StepIndex | undefined {
+  const byTrace = new Map(traces.map((t) => [t.label.traceId, callIndex(t.events)]));
+  return (traceId) => byTrace.get(traceId);
 }
 
 /** Stratified folds: positives and negatives each ordered by a hash of the trace id, dealt round-robin. */
@@ -122,8 +129,9 @@ export function crossValidate(
   // Deviations of the family per candidate and trace: the alarm volume that settles ties.
   const alarms = runs.map((run) => labels.map((l) => (run.get(l.traceId) ?? []).filter((d) => inFamily.has(d.detector)).length));
   const alarmsOn = (c: number, subset: number[]) => subset.reduce((sum, i) => sum + alarms[c][i], 0);
+  const stepsOf = stepsOfTraces(traces);
   const score = (run: Map<string, ScoredDeviation[]>, subset: TrailLabel[]) =>
-    scoreFamily(subset, (id) => run.get(id), { detectors: family.detectors, category: family.category });
+    scoreFamily(subset, (id) => run.get(id), { detectors: family.detectors, category: family.category, stepsOf });
   const results: FoldResult[] = [];
   const votes = new Map<number, number>();
   folds.forEach((fold, f) => {
@@ -162,12 +170,14 @@ export function crossValidate(
   const [recall, recallSpread] = meanAndSpread(results.map((r) => r.heldOut.recall));
   const [fpr, fprSpread] = meanAndSpread(results.map((r) => r.heldOut.falsePositiveRate));
   const [localized, localizedSpread] = meanAndSpread(results.map((r) => r.heldOut.localized));
+  const foldLeads = results.flatMap((r) => (r.heldOut.leadTime.median === null ? [] : [r.heldOut.leadTime.median]));
+  const [leadMedian, leadSpread] = foldLeads.length > 0 ? meanAndSpread(foldLeads) : [null, null];
   const kept = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
   return {
     k: folds.length,
     folds: results,
-    mean: { recall, falsePositiveRate: fpr, localized },
-    spread: { recall: recallSpread, falsePositiveRate: fprSpread, localized: localizedSpread },
+    mean: { recall, falsePositiveRate: fpr, localized, leadMedian },
+    spread: { recall: recallSpread, falsePositiveRate: fprSpread, localized: localizedSpread, leadMedian: leadSpread },
     kept: candidates[kept].name,
   };
 }

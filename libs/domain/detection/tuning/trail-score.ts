@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LOOP_FAMILY, type Deviation, type PolicyOverlay, type StepEvent } from '@wayfinder/contracts';
+import { callIndex, leadOf, type LeadTime, summarizeLeads } from '@wayfinder/evaluation';
 import { DetectionEngine, resolvePolicy } from '../src';
 
 export interface TrailScore {
@@ -16,6 +17,8 @@ export interface TrailScore {
   falsePositiveRate: number;
   localized: number;
   byDetector: Record<string, number>;
+  /** Calls from a caught loop's onset to its first deviation (libs/domain/evaluation/src/lead-time.ts). */
+  leadTime: LeadTime;
 }
 
 interface LabelRow {
@@ -32,6 +35,7 @@ export function scoreTrail(dir: string, overlay: PolicyOverlay = {}, verbose = f
   let flaggedNegatives = 0;
   let localized = 0;
   const byDetector: Record<string, number> = {};
+  const leads: number[] = [];
   for (const row of labels) {
     const events = readFileSync(join(dir, row.file), 'utf8')
       .split('\n')
@@ -46,7 +50,12 @@ export function scoreTrail(dir: string, overlay: PolicyOverlay = {}, verbose = f
     const flagged = loops.length > 0;
     if (positive) {
       positives++;
-      if (flagged) flaggedPositives++;
+      if (flagged) {
+        flaggedPositives++;
+        const first = loops.reduce((a, b) => (b.atSeq < a.atSeq ? b : a));
+        const lead = leadOf(first, callIndex(events));
+        if (lead !== null) leads.push(lead);
+      }
       if (loops.some((d) => seqs.some((s) => d.atSeq >= s - 8 && d.atSeq <= s + 2))) localized++;
     } else {
       negatives++;
@@ -65,6 +74,7 @@ export function scoreTrail(dir: string, overlay: PolicyOverlay = {}, verbose = f
     falsePositiveRate: flaggedNegatives / Math.max(1, negatives),
     localized: localized / Math.max(1, positives),
     byDetector,
+    leadTime: summarizeLeads(leads, 'calls'),
   };
 }
 

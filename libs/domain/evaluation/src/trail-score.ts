@@ -4,11 +4,12 @@
  * for a detector family against a label category. Pure; the CLI feeds it.
  */
 import { LOOP_FAMILY, type Deviation, type DetectorName } from '@wayfinder/contracts';
+import { leadOf, type LeadTime, type StepIndex, summarizeLeads } from './lead-time';
 import { normalizeCategory, type TrailLabel } from './trail-labels';
 import { type ProportionInterval, wilsonInterval } from './wilson';
 
-/** What scoring needs of a deviation; a full Deviation fits. */
-export type ScoredDeviation = Pick<Deviation, 'detector' | 'level' | 'atSeq'>;
+/** What scoring needs of a deviation; a full Deviation fits (`loopStartSeq`, the onset, for the lead time). */
+export type ScoredDeviation = Pick<Deviation, 'detector' | 'level' | 'atSeq'> & { loopStartSeq?: number };
 
 export const LOOP_CATEGORY = 'resource abuse';
 export const DRIFT_CATEGORY = 'goal deviation';
@@ -41,12 +42,19 @@ export interface FamilyScore {
   readonly localizedInterval: ProportionInterval;
   /** Per detector of the family: traces it flagged, split by label, to see which detector carries the score. */
   readonly byDetector: Record<string, { positives: number; negatives: number }>;
+  /** Steps from a caught loop's onset to its first deviation, over the flagged positives (lead-time.ts). */
+  readonly leadTime: LeadTime;
 }
 
 export interface FamilySpec {
   readonly detectors: readonly DetectorName[];
   readonly category: string;
   readonly window?: LocalizationWindow;
+  /**
+   * The step index of a trace (callIndex over its events), so that the lead time counts calls (a trace it
+   * returns undefined for is left out of the lead); without it, the lead time counts events (seq difference).
+   */
+  readonly stepsOf?: (traceId: string) => StepIndex | undefined;
 }
 
 /**
@@ -66,6 +74,8 @@ export function scoreFamily(
   let flaggedNegatives = 0;
   let localizedPositives = 0;
   const byDetector: Record<string, { positives: number; negatives: number }> = {};
+  const leads: number[] = [];
+  const unit = spec.stepsOf ? 'calls' : 'events';
 
   for (const label of labels) {
     const seqs = label.errors.filter((e) => normalizeCategory(e.category) === category).flatMap((e) => e.seqs);
@@ -75,6 +85,14 @@ export function scoreFamily(
     if (hits.length > 0) {
       if (positive) flaggedPositives++;
       else flaggedNegatives++;
+    }
+    if (positive && hits.length > 0) {
+      // The first deviation of the caught loop (earliest atSeq; the first emitted on a tie).
+      const first = hits.reduce((a, b) => (b.atSeq < a.atSeq ? b : a));
+      const steps = spec.stepsOf?.(label.traceId);
+      // Units never mix: a trace whose events are not known is left out of a lead counted in calls.
+      const lead = spec.stepsOf && !steps ? null : leadOf(first, steps);
+      if (lead !== null) leads.push(lead);
     }
     for (const detector of new Set(hits.map((d) => d.detector))) {
       const entry = (byDetector[detector] ??= { positives: 0, negatives: 0 });
@@ -102,6 +120,7 @@ export function scoreFamily(
     falsePositiveRateInterval: wilsonInterval(flaggedNegatives, negatives),
     localizedInterval: wilsonInterval(localizedPositives, positives),
     byDetector,
+    leadTime: summarizeLeads(leads, unit),
   };
 }
 
@@ -116,11 +135,12 @@ export function scoreTrail(
   labels: readonly TrailLabel[],
   deviationsOf: (traceId: string) => readonly ScoredDeviation[] | undefined,
   window: LocalizationWindow = DEFAULT_WINDOW,
+  stepsOf?: (traceId: string) => StepIndex | undefined,
 ): TrailScore {
   return {
     traces: labels.length,
-    loop: scoreFamily(labels, deviationsOf, { detectors: LOOP_FAMILY, category: LOOP_CATEGORY, window }),
-    drift: scoreFamily(labels, deviationsOf, { detectors: ['drift'], category: DRIFT_CATEGORY, window }),
+    loop: scoreFamily(labels, deviationsOf, { detectors: LOOP_FAMILY, category: LOOP_CATEGORY, window, stepsOf }),
+    drift: scoreFamily(labels, deviationsOf, { detectors: ['drift'], category: DRIFT_CATEGORY, window, stepsOf }),
   };
 }
 

@@ -10,6 +10,7 @@ import { shouldReport } from '../state/dedup';
 import { NEAR_DUP_SLOTS, NEAR_META, NEAR_VECTORS_OFFSET, type RunState } from '../state/run-state';
 import { copySketch, isZeroSketch, SKETCH_WORDS, sketchCosine } from '../state/sketch';
 import { distinctTargets } from '../fingerprint/text-of';
+import { hashHex } from '../fingerprint/hash';
 import type { DeviationDraft } from '../types';
 
 const enum NearMeta {
@@ -172,6 +173,54 @@ export function nearDuplicateOnObservation(
       ...(identicalArgs === undefined ? {} : { identicalArgs }),
     },
     message: `"${tool}" was called ${chain + 1} times in a row with ${identicalArgs === undefined ? 'near-identical' : identicalArgs ? 'identical' : 'reworded'} arguments and nothing new came back${sameError ? ' (the same error each time)' : ''}; change the approach.`,
+  };
+}
+
+/**
+ * The early stage of P1 ("The third identical call", `identicalWarning`): judged when the next call of the
+ * tool arrives, before nearDuplicateOnAction records it. When the chain so far is made of identical calls
+ * (the same args, canonical JSON) that succeeded with the same normalized result — so every piece of P1's
+ * evidence of no progress already holds for them — and the new call repeats them exactly, right after the
+ * last one, the new call is a repeat whose outcome the two before it already told: a warning, the first rung
+ * (a hint), at the call itself, as the peers that stop the third identical call do. Failures are left to the
+ * observation (a non-retryable one is a deviation from its first repeat; a retryable one may succeed next).
+ * Shares the chain's de-duplication key with the observation stage, so one chain gives one warning.
+ */
+export function nearDuplicateEarlyOnAction(run: RunState, tool: string, toolHash: number, argsHash: string, settings: PolicySettings['nearDuplicate']): DeviationDraft | null {
+  const at = settings.identicalWarning;
+  if (at === undefined || !run.nearUsed) return null;
+  const meta = run.data;
+  const base = run.extraOffset;
+  const slot = findSlot(meta, base, toolHash);
+  if (slot < 0) return null;
+  const m = base + slot * NEAR_META;
+  const flags = meta[m + NearMeta.Flags];
+  // The previous call has its outcome, the chain is all identical calls (and known to be), and it succeeded.
+  if ((flags & (HAS_RESULT | PENDING)) !== HAS_RESULT) return null;
+  if ((flags & (CHAIN_IDENTICAL | CHAIN_ARGS_KNOWN)) !== (CHAIN_IDENTICAL | CHAIN_ARGS_KNOWN)) return null;
+  if (meta[m + NearMeta.LastError] !== 0 || meta[m + NearMeta.Chain] === 0) return null;
+  const count = meta[m + NearMeta.Chain] + 1;
+  // Once per chain, when it reaches the threshold; what comes after is the observation stage's (outcome in hand).
+  if (count !== at) return null;
+  const start = meta[m + NearMeta.ChainStart];
+  if (!shouldReport(run, `near_duplicate_calls|warning|${toolHash}:${start}`, count, at)) return null;
+  return {
+    detector: 'near_duplicate_calls',
+    level: 'warning',
+    count,
+    atSeq: 0,
+    loopStartSeq: start,
+    evidence: {
+      tool,
+      argsHash,
+      resultHash: hashHex(meta[m + NearMeta.LastResult]),
+      similarity: 1,
+      resultSimilarity: 1,
+      sameError: false,
+      identicalArgs: true,
+      early: true,
+    },
+    message: `"${tool}" was called ${count + 1} times in a row with identical arguments, and the calls before this one returned the same result; repeating it will not bring anything new.`,
   };
 }
 

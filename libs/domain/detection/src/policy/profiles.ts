@@ -126,6 +126,9 @@ const balanced: PolicySettings = {
     longArgsSimilarity: 0.85,
     warning: 1,
     successWarning: 3,
+    // The third identical call after two identical successful outcomes (P1's early stage): a hint at the
+    // call itself, where the peers that catch the plainest loop earliest (Roo Code, OpenCode) stop it.
+    identicalWarning: 2,
     critical: 4,
     ignoreTools: ['final_answer'],
     retryableErrors: RETRYABLE_ERRORS,
@@ -163,7 +166,7 @@ const lenient: PolicySettings = {
   ...balanced,
   profile: 'lenient',
   loop: { ...balanced.loop, warning: 15, critical: 30, globalBreaker: 40, unknownTool: 15, errorRepeatWarning: 4, errorRepeatCritical: 8, failureStreakWarning: 6, failureStreakCritical: 12, fruitlessStreakWarning: 5, fruitlessStreakCritical: 10 },
-  nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.7, resultSimilarity: 0.88, errorSimilarity: 0.8, longArgsSimilarity: 0.92, warning: 2, successWarning: 4, critical: 6 },
+  nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.7, resultSimilarity: 0.88, errorSimilarity: 0.8, longArgsSimilarity: 0.92, warning: 2, successWarning: 4, identicalWarning: 3, critical: 6 },
   monologue: { ...balanced.monologue, warning: 4, critical: 8, threshold: 0.97, noActionWarning: 6, noActionCritical: 12 },
   repetition: { ...balanced.repetition, window: 6, threshold: 0.95 },
   stagnation: { ...balanced.stagnation, warningSteps: 60, criticalSteps: 120, warningFactor: 10, criticalFactor: 20 },

@@ -22,6 +22,8 @@ export function validatePolicy(raw: unknown): PolicyValidation {
   if (policy.loop.critical < policy.loop.warning) problems.push('loop.critical: must be at least loop.warning');
   if (policy.loop.errorRepeatCritical < policy.loop.errorRepeatWarning) problems.push('loop.errorRepeatCritical: must be at least loop.errorRepeatWarning');
   if (policy.nearDuplicate.critical < policy.nearDuplicate.warning) problems.push('nearDuplicate.critical: must be at least nearDuplicate.warning');
+  // The early stage counts the new call as a repeat of a chain that already has one: 1 could never fire.
+  if (policy.nearDuplicate.identicalWarning !== undefined && policy.nearDuplicate.identicalWarning < 2) problems.push('nearDuplicate.identicalWarning: must be at least 2 (2 = the third identical call)');
   if (policy.monologue.critical < policy.monologue.warning) problems.push('monologue.critical: must be at least monologue.warning');
   if (policy.stagnation.criticalSteps < policy.stagnation.warningSteps) problems.push('stagnation.criticalSteps: must be at least stagnation.warningSteps');
   if (policy.crossAgent.critical < policy.crossAgent.warning) problems.push('crossAgent.critical: must be at least crossAgent.warning');
