@@ -1,11 +1,10 @@
 /**
- * Acceptance (issue 11): the in-process guard and the fleet — the services of `wayfinder start`
- * (startServices, embedded, on the in-process bus) — give identical corrections for the same step file:
- * same ids, actions, severities, seqs and texts (only `ts` differs: the fleet stamps wall-clock time).
- * The step files: the CLI's replay fixture (tasks, one with a cycle that makes no map, and a search loop
- * after a milestone) and a 25-call identical loop of one tenant beside a healthy agent of another. Each
- * file's tasks come first, as an agent posts its task before its steps (without a map the fleet holds
- * steps for a while before localizing them as unknown, which the guard does not need to).
+ * Acceptance (issues 11 and 28): the in-process guard and the fleet — the services of `wayfinder start`
+ * (startServices, embedded, the one-pass navigator on the in-process bus) — give identical corrections for
+ * the same steps: same ids, actions, severities, seqs and texts (only `ts` differs: the fleet stamps
+ * wall-clock time). The inputs: the CLI's replay fixture (tasks, one with a cycle that makes no map, and a
+ * search loop after a milestone), a 25-call identical loop of one tenant beside a healthy agent of
+ * another, every conformance case (no task posted: navigated at once, without a map), and a generated fleet.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +14,34 @@ import { InProcessBus, SettlingBus } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the acceptance test runs the fleet itself, to compare the guard with it
 import { startServices } from '@wayfinder/service-runtime';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- a generated fleet's steps, the same input for every runtime
+import { SimulatedFleet } from '@wayfinder/testing';
+import { readdirSync } from 'node:fs';
 import { GuardTransport } from './guard-transport';
+
+const CONFORMANCE_CASES = path.resolve(__dirname, '../../../domain/detection/conformance/cases');
+
+/** Every conformance case's steps, each case a tenant of its own (the default policy: the point is the same decisions everywhere). */
+function conformanceSteps(): StepEvent[] {
+  return readdirSync(CONFORMANCE_CASES)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .flatMap((f) => {
+      const events = (JSON.parse(readFileSync(path.join(CONFORMANCE_CASES, f), 'utf8')) as { events: unknown[] }).events;
+      return events.flatMap((e) => {
+        const step = StepEventSchema.safeParse(e);
+        return step.success ? [{ ...step.data, tenantId: `case-${f.replace(/\.json$/, '')}` }] : [];
+      });
+    });
+}
+
+/** A generated fleet of loops, drifts and healthy agents: its steps as its agents make them, corrections not applied. */
+function generatedFleet(): { tasks: TaskSpec[]; steps: StepEvent[] } {
+  const fleet = new SimulatedFleet({ seed: 28, agents: 24, failures: 12 });
+  const steps: StepEvent[] = [];
+  for (let round = 0; round < 60 && !fleet.settled; round++) steps.push(...fleet.nextSteps());
+  return { tasks: fleet.tasks(), steps };
+}
 
 const CLI_FIXTURES = path.resolve(__dirname, '../../../../apps/cli/src/commands/fixtures');
 const FILES = [path.join(CLI_FIXTURES, 'replay-task/loop-after-milestone.jsonl'), path.join(__dirname, 'fixtures/identical-loop-and-healthy-agent.jsonl')];
@@ -82,6 +108,20 @@ describe('the SDK guard and the fleet', () => {
     expect(guard.length).toBeGreaterThan(0);
     expect(guard.map(withoutTs)).toEqual(fleet.map(withoutTs));
   });
+
+  it.each([
+    ['the conformance cases', () => ({ tasks: [] as TaskSpec[], steps: conformanceSteps() })],
+    ['a generated fleet of loops, drifts and healthy agents', generatedFleet],
+  ])('give identical corrections for %s', async (_name, input) => {
+    // The separate stage services do not: embedded they hold steps of a task with no map for 5 s (the
+    // conformance cases post none), and their correction engine may read a deviation before the localized
+    // step that caused it (two topics), so a hint can miss the milestone. One pass has neither.
+    const { tasks, steps } = input();
+    const guard = await throughGuard(tasks, steps);
+    const onePass = await throughFleet(tasks, steps);
+    expect(guard.length).toBeGreaterThan(3);
+    expect(onePass.map(withoutTs)).toEqual(guard.map(withoutTs));
+  }, 120_000);
 
   it('climb the whole ladder for the looping agent only', async () => {
     const { tasks, steps } = readStepFile(FILES[1]);
