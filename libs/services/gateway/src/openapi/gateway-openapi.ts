@@ -106,7 +106,7 @@ function buildDocument(): Json {
       title: 'Wayfinder gateway',
       version: 'v1',
       description:
-        "The agents' HTTP door and the operators' API (DESIGN §12, §13). The key decides the tenant: `Authorization: Bearer <key>` (the LLM proxy: `X-Wayfinder-Key`), or the dashboard's session cookie. Local mode (embedded, loopback, no keys configured) needs no key. Every error is `{error, field?, index?}`; 429 and 503 carry `Retry-After`.",
+        "The agents' HTTP door and the operators' API (DESIGN §12, §13). The key decides the tenant: `Authorization: Bearer <key>` (the LLM proxy: `X-Wayfinder-Key`), or the dashboard's session cookie. Local mode (embedded, loopback, no keys configured) needs no key. Every error is `{error, field?, index?}`; 429 and 503 carry `Retry-After`. Any other `/v1/...` path is passed through to the tenant's LLM upstream untouched (OpenAI's `models`, `embeddings`...; Anthropic's under `/v1/messages/`), without steps.",
     },
     servers: [{ url: 'http://127.0.0.1:7070', description: 'the embedded default' }],
     tags: [
@@ -245,6 +245,37 @@ function buildDocument(): Json {
           security: [{ wayfinderKey: [] }],
           parameters: [header('X-Wayfinder-Agent', "the agent (else the body's `user`)"), header('X-Wayfinder-Task', 'the task (default: the agent id)'), header('X-Wayfinder-Run', 'the run (default: derived from the conversation)'), tenantQuery],
           requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['messages'], properties: { model: { type: 'string' }, messages: { type: 'array', items: AnyObject }, stream: { type: 'boolean' }, user: { type: 'string' } } } } } },
+          responses: {
+            '200': { description: "the upstream's answer", content: { 'application/json': { schema: AnyObject }, 'text/event-stream': { schema: { type: 'string' } } } },
+            '423': json(OpenAiProblem, 'the agent is frozen: resume it first'),
+            default: json(OpenAiProblem, 'an error of the proxy (400, 401, 429, 502, 503, 504) or the upstream'),
+          },
+        },
+      },
+      '/v1/messages': {
+        post: {
+          tags: ['doors'],
+          summary: "Anthropic Messages LLM proxy",
+          operationId: 'anthropicMessages',
+          description: "Forwarded to the tenant's upstream (else WAYFINDER_ANTHROPIC_UPSTREAM) with pending guidance appended to `system` once; `x-api-key`, `anthropic-version`, `anthropic-beta` and `Authorization` pass through. A frozen agent gets 423 in Anthropic's error shape.",
+          security: [{ wayfinderKey: [] }],
+          parameters: [header('X-Wayfinder-Agent', "the agent (else Claude Code's session in `metadata.user_id`)"), header('X-Wayfinder-Task', 'the task (default: the agent id)'), header('X-Wayfinder-Run', 'the run (default: derived from the conversation)'), tenantQuery],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['messages'], properties: { model: { type: 'string' }, system: {}, messages: { type: 'array', items: AnyObject }, stream: { type: 'boolean' } } } } } },
+          responses: {
+            '200': { description: "the upstream's answer", content: { 'application/json': { schema: AnyObject }, 'text/event-stream': { schema: { type: 'string' } } } },
+            default: json(AnyObject, "an error in Anthropic's shape `{type: 'error', error: {type, message}}` (400, 401, 423, 429, 502, 503, 504)"),
+          },
+        },
+      },
+      '/v1/responses': {
+        post: {
+          tags: ['doors'],
+          summary: 'OpenAI Responses LLM proxy',
+          operationId: 'openaiResponses',
+          description: "Forwarded to the tenant's upstream with pending guidance appended to `instructions` once; `input` items (messages, `function_call`, `function_call_output`) become steps. A `previous_response_id` chain is not followed.",
+          security: [{ wayfinderKey: [] }],
+          parameters: [header('X-Wayfinder-Agent', "the agent (else the body's `user`)"), header('X-Wayfinder-Task', 'the task (default: the agent id)'), header('X-Wayfinder-Run', 'the run (default: derived from the conversation)'), tenantQuery],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { model: { type: 'string' }, instructions: { type: 'string' }, input: {}, stream: { type: 'boolean' } } } } } },
           responses: {
             '200': { description: "the upstream's answer", content: { 'application/json': { schema: AnyObject }, 'text/event-stream': { schema: { type: 'string' } } } },
             '423': json(OpenAiProblem, 'the agent is frozen: resume it first'),

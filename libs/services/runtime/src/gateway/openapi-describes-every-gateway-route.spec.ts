@@ -14,7 +14,8 @@ function registeredRoutes(running: RunningServices): string[] {
   const express = running.gateway?.app.getHttpAdapter().getInstance() as { router: { stack: RouterLayer[] } };
   const routes = new Set<string>();
   for (const layer of express.router.stack) {
-    if (!layer.route) continue;
+    // The LLM passthrough answers every other /v1 path (said in the description's info): no path of its own.
+    if (!layer.route || layer.route.path === '/v1/*path') continue;
     const path = layer.route.path.replace(/:(\w+)/g, '{$1}');
     for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') routes.add(`${method.toUpperCase()} ${path}`);
   }
