@@ -16,6 +16,7 @@ export { runConformanceCase, type ConformanceCase } from './conformance/conforma
 export { DriftDetector, type DriftDetectorOptions, type DriftContext, type DriftCurve, type DriftStepDetector } from './drift';
 export { SemanticRepetitionDetector } from './semantic-repetition/semantic-repetition.detector';
 export { embedderChoice, embedderChoices, driftThresholds, repetitionThreshold, withEmbedderThresholds, type EmbeddingDetector } from './policy/embedder-thresholds';
+export { plugInDetectors } from './plug-in-detectors';
 // Issue 18's goal checks (constraint rules, verification, ALIGN-CHECK, plans), plugged in like drift.
 export {
   goalCheckDetectors,

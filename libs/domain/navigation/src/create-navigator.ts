@@ -5,7 +5,7 @@
 import type { CognitiveMap, Deviation, PolicySettings, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { Localizer, parseTask, type LocalizerSnapshot } from '@wayfinder/cognitive-map';
 import { CorrectionEngine } from '@wayfinder/correction';
-import { CrossAgentCycleDetector, DetectionEngine, DriftDetector, goalCheckDetectors, type DetectionContext } from '@wayfinder/detection';
+import { CrossAgentCycleDetector, DetectionEngine, plugInDetectors, type DetectionContext } from '@wayfinder/detection';
 import { HashingEmbedder, hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { AnchorStage } from './anchor-stage';
 import { LadderStage, type PolicySubject } from './ladder-stage';
@@ -64,7 +64,7 @@ export function createNavigator(options: NavigatorOptions): Navigator {
       const ctx: DetectionContext = { policy: policyOf(step), expectedStepMs: map?.expectedStepMs, maxSteps: map?.maxSteps, map };
       return ctx;
     },
-    extraDetectors: [new DriftDetector(vectors), ...goalCheckDetectors(embedder)],
+    extraDetectors: plugInDetectors(vectors, embedder),
     onDuplicate: options.onDuplicate,
   });
   // Delegation cycles span agents: in process every agent of a tenant passes here, so one graph sees them all.

@@ -9,7 +9,7 @@ import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import type { CognitiveMap, DelegationSignal, Deviation, LocalizedStep, Suppression } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
-import { delegationSignalsOf, DetectionEngine, DriftDetector, goalCheckDetectors } from '@wayfinder/detection';
+import { delegationSignalsOf, DetectionEngine, plugInDetectors } from '@wayfinder/detection';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { SuppressionBook } from '@wayfinder/history';
 import { BUS, CLOCK, dropStateOfRevokedPartitions, EMBEDDER, MAP_STORE, MapCache, PeriodicTask, POLICY_BOOK, STATE_SETTINGS, VECTORS, type MapStore, type PolicyBook, type StateSettings } from '@wayfinder/service-core';
@@ -50,7 +50,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
       embedder,
       vectors,
       policyFor: (step) => this.policies.contextFor(step, this.maps.peek(step.tenantId, step.taskId)),
-      extraDetectors: [new DriftDetector(vectors), ...goalCheckDetectors(embedder)],
+      extraDetectors: plugInDetectors(vectors, embedder),
       onDuplicate: (step, reason) => {
         this.metrics.duplicateStep(step.tenantId, 'detector-worker', reason);
         this.logger.debug(`duplicate step ${JSON.stringify(step.eventId)} of ${JSON.stringify(step.tenantId)}/${JSON.stringify(step.agentId)} (seq ${step.seq}, ${reason}): not applied again`);

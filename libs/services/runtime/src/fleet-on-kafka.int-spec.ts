@@ -44,7 +44,7 @@ const REDIS_URL = process.env['WAYFINDER_REDIS_URL'] ?? 'redis://127.0.0.1:6379'
 describe('a 500-agent fleet through the distributed pipeline on Kafka and Redis', () => {
   const prefix = `${uniqueTestName('fleet')}.`;
   const fleet = newFleet();
-  const redisKeys = { maps: 0, detectorStates: 0 };
+  const redisKeys = { maps: 0, navigationStates: 0 };
   let brokers: string[] | undefined;
   let run: FleetRun;
   let embedded: FleetRun;
@@ -61,10 +61,8 @@ describe('a 500-agent fleet through the distributed pipeline on Kafka and Redis'
     });
     run = await driveFleet(fleet, config, new SettlingBus(new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'fleet-test' })));
     redisKeys.maps = await countRedisKeys(`wf:*:map:${prefix}:*`);
-    // Per-agent detector states; each tenant's delegation graph (cross_agent_cycle) is stored beside them.
-    const graphs = await countRedisKeys(`wf:*:detector:${prefix}:*delegation-graph*`);
-    expect(graphs).toBeLessThanOrEqual(3);
-    redisKeys.detectorStates = (await countRedisKeys(`wf:*:detector:${prefix}:*`)) - graphs;
+    // Per-agent navigation documents (the one-pass navigator: localizers, detectors and ladder in one).
+    redisKeys.navigationStates = await countRedisKeys(`wf:*:navigation:${prefix}:*`);
     // The same fleet through the same services embedded (in-process bus, in-memory stores): the reference.
     embedded = await driveFleet(newFleet(), loadConfig({ WAYFINDER_SERVICES: SERVICES }), new SettlingBus(new InProcessBus()));
   }, 170_000);
@@ -78,8 +76,8 @@ describe('a 500-agent fleet through the distributed pipeline on Kafka and Redis'
     expect(fleet.settled).toBe(true);
     expect(run.rounds).toBeLessThan(MAX_ROUNDS);
     expect(run.deadLetters).toEqual([]);
-    // One map per task (500) in the Redis map store, and the detector state of every agent written back.
-    expect(redisKeys).toEqual({ maps: 500, detectorStates: 500 });
+    // One map per task (500) in the Redis map store, and the one state document of every agent written back.
+    expect(redisKeys).toEqual({ maps: 500, navigationStates: 500 });
   });
 
   it('detects and corrects every injected failure, from the step where it began', () => {
