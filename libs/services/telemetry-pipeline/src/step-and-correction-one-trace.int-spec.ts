@@ -1,5 +1,5 @@
 /**
- * On the real Kafka broker: the four services in one process, every edge a Kafka hop through
+ * On the real Kafka broker: the stage services in one process (WAYFINDER_PIPELINE=separate), every edge a Kafka hop through
  * TracedBus. An agent publishes each step inside a span of its own (one trace per step); the deviation
  * raised on a step and the correction it got carry that step's trace id in their Kafka headers, and the
  * sampled per-event spans of every hop are in that trace with the agent id. Also: consumer lag read from
@@ -61,7 +61,7 @@ describe('one trace from step to correction over Kafka', () => {
     const bus = new TracedBus(new KafkaBus({ brokers, topicPrefix, clientId: 'trace-it' }), { eventSampleRatio: 1 });
     bus.subscribe('wayfinder.deviations.v1', async (batch) => void deviations.push(...batch), { groupId: 'observer' });
     bus.subscribe('wayfinder.corrections.v1', async (batch) => void corrections.push(...batch), { groupId: 'observer' });
-    running = await startServices(loadConfig({ WAYFINDER_TRACE_SAMPLE_RATIO: '1' }), { bus, logger: false });
+    running = await startServices(loadConfig({ WAYFINDER_TRACE_SAMPLE_RATIO: '1', WAYFINDER_PIPELINE: 'separate' }), { bus, logger: false });
 
     await bus.publish('wayfinder.tasks.v1', [taskSpec('acme', 'report')]);
     let mapReady = false;
