@@ -28,23 +28,7 @@ describe('the third identical call: legitimate twins stay clean', () => {
     expect(loops(runAll(engineFor(), events))).toEqual([]);
   });
 
-  it('the same read after a compaction: twice before it, twice after it, then an edit', () => {
-    const s = steps();
-    const events = [
-      s.act('read_file', { path: 'src/cart.ts' }),
-      s.ok('read_file', file),
-      s.act('read_file', { path: 'src/cart.ts' }),
-      s.ok('read_file', file),
-      s.compaction(),
-      s.act('read_file', { path: 'src/cart.ts' }),
-      s.ok('read_file', file),
-      s.act('read_file', { path: 'src/cart.ts' }),
-      s.ok('read_file', file),
-      s.act('edit_file', { path: 'src/cart.ts', find: 'i.price', replace: 'i.price * i.qty' }),
-      s.ok('edit_file', 'edited src/cart.ts: 1 replacement'),
-    ];
-    expect(loops(runAll(engineFor(), events))).toEqual([]);
-  });
+  // The same read after a compaction (twice before it, twice after it): legit-same-read-after-compaction.spec.ts.
 
   it('a retry that succeeds after failing: two timeouts, then the answer', () => {
     const s = steps();
