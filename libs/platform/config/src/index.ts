@@ -1,3 +1,4 @@
 export * from './config';
 export * from './kafka-security';
 export * from './egress';
+export * from './egress-request';

@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Escalation } from '@wayfinder/contracts';
+import { egressFromEnv } from '@wayfinder/config';
 import { redactUrl } from '@wayfinder/history';
 import type { PolicyBook } from '@wayfinder/service-core';
 import { InMemoryDeliveryLog } from './delivery-log';
@@ -23,7 +24,8 @@ const escalation = {
 
 function notifierFor(url: string): EscalationNotifierHandler {
   const policies = { tenant: () => ({ webhook: { url, format: 'generic' } }) } as unknown as PolicyBook;
-  return new EscalationNotifierHandler(policies, new InMemoryDeliveryLog(), 2_000);
+  // The operator allows the local receiver (as WAYFINDER_EGRESS_ALLOW=127.0.0.1 would).
+  return new EscalationNotifierHandler(policies, new InMemoryDeliveryLog(), 2_000, egressFromEnv({ WAYFINDER_EGRESS_ALLOW: '127.0.0.1' }));
 }
 
 async function failureOf(url: string): Promise<string> {
@@ -58,9 +60,9 @@ describe('a failing escalation webhook is logged without its secrets', () => {
     expect(line).not.toContain(QUERY_TOKEN);
   });
 
-  it('a URL with credentials (which fetch refuses, quoting the URL) logs neither the userinfo nor the path token', async () => {
+  it('a URL with credentials (sent as basic auth) logs neither the userinfo nor the path token', async () => {
     const line = await failureOf(`http://${USER}:${PASSWORD}@127.0.0.1:${port}/hooks/${PATH_TOKEN}`);
-    expect(line).toContain(`webhook http://127.0.0.1:${port}/… of tenant acme did not answer`);
+    expect(line).toContain(`webhook http://127.0.0.1:${port}/… of tenant acme answered 500`);
     expect(line).not.toContain(PASSWORD);
     expect(line).not.toContain(USER);
     expect(line).not.toContain(PATH_TOKEN);

@@ -35,6 +35,7 @@ import {
   HISTORY_STORE,
   HistoryRecorderModule,
   InMemoryDeliveryLog,
+  WEBHOOK_EGRESS,
   WEBHOOK_TIMEOUT_MS,
 } from '@wayfinder/service-operations';
 import { HELD_STEP_STORE, StateLocalizerModule } from '@wayfinder/service-state-localizer';
@@ -300,7 +301,9 @@ async function start(
     checks.redis = redisCheck(connection);
     dependencies.Redis = checks.redis;
   }
-  extraProviders.push({ provide: HISTORY_STORE, useValue: history }, { provide: WEBHOOK_TIMEOUT_MS, useValue: options.webhookTimeoutMs ?? 10_000 });
+  // The operator's egress: where a tenant's proxy upstream and webhooks may go (the gateway adds its own upstreams).
+  const egress = egressFromEnv({ WAYFINDER_EGRESS_ALLOW: config.egressAllow, WAYFINDER_EGRESS_ALLOW_PRIVATE: config.egressAllowPrivate });
+  extraProviders.push({ provide: HISTORY_STORE, useValue: history }, { provide: WEBHOOK_TIMEOUT_MS, useValue: options.webhookTimeoutMs ?? 10_000 }, { provide: WEBHOOK_EGRESS, useValue: egress });
   const system = config.mode === 'embedded' ? 'in-process' : 'kafka';
   const tracing = { system, eventSampleRatio: config.traceSampleRatio, propagation: config.tracePropagation };
   // Distributed: every process reads the compacted topics (maps, policies) whole, in a group of its own.
@@ -411,7 +414,7 @@ async function start(
         ...(config.proxyUpstream && { proxyUpstream: config.proxyUpstream }),
         anthropicUpstream: config.anthropicUpstream,
         // The operator's own upstreams are always allowed (gatewayEgress adds them to the allow-list).
-        egress: egressFromEnv({ WAYFINDER_EGRESS_ALLOW: config.egressAllow, WAYFINDER_EGRESS_ALLOW_PRIVATE: config.egressAllowPrivate }),
+        egress,
       },
       // The operators' surface (query API, dashboard) on the gateway's server, over the history store.
       operations: { store: history },

@@ -6,23 +6,10 @@
  * `Host`, `Content-Length` (the body may have changed) and `Accept-Encoding` (the proxy reads the answer).
  * The socket's inactivity timeout bounds both the wait for the answer and the gaps in a stream.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { egressLookup, egressRefusal, type EgressPolicy } from '@wayfinder/config';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { egressRequest, EgressRequestError, type EgressPolicy } from '@wayfinder/config';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'accept-encoding', 'expect']);
-
-/** Keep-alive agents per egress policy, their `lookup` refusing private resolved addresses at connect time. */
-const agents = new WeakMap<EgressPolicy, { http: HttpAgent; https: HttpsAgent }>();
-function agentsFor(egress: EgressPolicy): { http: HttpAgent; https: HttpsAgent } {
-  let pair = agents.get(egress);
-  if (!pair) {
-    const lookup = egressLookup(egress) as never;
-    pair = { http: new HttpAgent({ keepAlive: true, maxSockets: 256, lookup }), https: new HttpsAgent({ keepAlive: true, maxSockets: 256, lookup }) };
-    agents.set(egress, pair);
-  }
-  return pair;
-}
 
 export class UpstreamError extends Error {
   constructor(
@@ -69,30 +56,15 @@ export function clientHeaders(upstream: IncomingHttpHeaders): Record<string, str
 }
 
 /**
- * Sends the request; resolves with the upstream's response once its headers came. `abort` (the client
- * went away) destroys the upstream request too.
+ * Sends the request under the operator's egress (egressRequest of @wayfinder/config: refused at send time
+ * and on a private resolved address at connect time); resolves with the upstream's response once its
+ * headers came. `abort` (the client went away) destroys the upstream request too.
  */
-export function sendUpstream(url: URL, headers: Record<string, string | string[]>, body: Buffer | undefined, timeoutMs: number, abort: AbortSignal, egress: EgressPolicy, method = 'POST'): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    // Policies also arrive over the bus: the operator's egress is checked again at send time.
-    const refusal = egressRefusal(egress, url.href);
-    if (refusal) return reject(new UpstreamError(`the upstream is refused: ${refusal}`, false));
-    const https = url.protocol === 'https:';
-    const pair = agentsFor(egress);
-    const req = (https ? httpsRequest : httpRequest)(url, { method, headers, agent: https ? pair.https : pair.http, timeout: timeoutMs });
-    const onAbort = () => req.destroy(new UpstreamError('the client closed the connection', false));
-    abort.addEventListener('abort', onAbort, { once: true });
-    req.once('timeout', () => req.destroy(new UpstreamError(`the upstream did not answer within ${timeoutMs} ms`, true)));
-    req.once('error', (error) => {
-      abort.removeEventListener('abort', onAbort);
-      reject(error instanceof UpstreamError ? error : new UpstreamError(`the upstream could not be reached: ${error.message}`, false));
-    });
-    req.once('response', (res) => {
-      // The request's timeout keeps bounding the answer's body (a stream's silence): it destroys the
-      // request, and the response errors. A client gone away still ends it.
-      resolve(res);
-    });
-    if (body === undefined) req.end();
-    else req.end(body);
-  });
+export async function sendUpstream(url: URL, headers: Record<string, string | string[]>, body: Buffer | undefined, timeoutMs: number, abort: AbortSignal, egress: EgressPolicy, method = 'POST'): Promise<IncomingMessage> {
+  try {
+    return await egressRequest(url, { method, headers, body, timeoutMs, abort }, egress);
+  } catch (error) {
+    if (!(error instanceof EgressRequestError)) throw error;
+    throw new UpstreamError(`the upstream ${error.message.replace(/^the destination /, '')}`, error.timedOut);
+  }
 }
