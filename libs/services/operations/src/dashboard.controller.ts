@@ -98,12 +98,16 @@ export class DashboardController {
 
   /**
    * The key comes in the form body (never the URL); the answer sets an HttpOnly session cookie. It acts
-   * with the typed key, not with a cookie the browser may already hold: no CSRF token is asked.
+   * with the typed key, not with a cookie the browser may already hold: no CSRF token is asked. A form
+   * posted from another site (login CSRF: the browser logged into the attacker's own key) is refused by
+   * the `Sec-Fetch-Site` browsers send; clients that send none (curl, scripts) are served.
    */
   @Post('login')
   @HttpCode(303)
   @SessionCsrfExempt()
-  async logIn(@Body() body: unknown, @Req() request: { socket?: { remoteAddress?: string } }, @Res() response: RedirectResponse): Promise<void> {
+  async logIn(@Body() body: unknown, @Req() request: { socket?: { remoteAddress?: string }; headers?: Record<string, string | string[] | undefined> }, @Res() response: RedirectResponse): Promise<void> {
+    const site = request.headers?.['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') throw httpError(403, `the login form is accepted only from the dashboard's own pages (Sec-Fetch-Site: ${site})`, 'Sec-Fetch-Site');
     const key = typeof body === 'object' && body !== null && typeof (body as { key?: unknown }).key === 'string' ? (body as { key: string }).key : '';
     const tenant = this.verifyKey ? await this.verifyKey(key, request.socket?.remoteAddress) : undefined;
     if (!tenant) {

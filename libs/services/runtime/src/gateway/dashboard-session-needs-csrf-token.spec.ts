@@ -1,7 +1,8 @@
 // Issue #29, the dashboard had no CSRF token: a request carrying the session cookie acted as the
 // operator on its own. Every state-changing door taken with the cookie now needs the session's CSRF token
 // (rendered into the pages) in X-CSRF-Token: without it, or with another session's, → 403 naming the
-// header, and nothing changes; with it the door answers as before. A Bearer key needs no token.
+// header, and nothing changes; with it the door answers as before. A Bearer key needs no token. The login
+// form itself is refused when a browser says another site posted it.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +82,17 @@ describe("a dashboard session's CSRF token", () => {
     it('with a Bearer key and no token → served', async () => {
       expect((await call(base, method, pathOf(path), { key: operator, body: body() })).status).toBe(allowed);
     });
+  });
+
+  it('refuses a login form posted from another site (login CSRF), serves one from its own page', async () => {
+    const post = (site: string) => fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ key: operator }), redirect: 'manual', headers: { 'sec-fetch-site': site } });
+    for (const site of ['cross-site', 'same-site']) {
+      const refused = await post(site);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+      expect(await refused.json()).toMatchObject({ field: 'Sec-Fetch-Site' });
+    }
+    expect((await post('same-origin')).status).toBe(303);
   });
 
   it('refused requests changed nothing; reads with the cookie need no token', async () => {
