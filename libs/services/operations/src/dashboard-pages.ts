@@ -1,12 +1,16 @@
 /**
  * The dashboard's pages as plain server-rendered HTML (no framework): headings, tables with captions,
- * labelled forms and live regions, so that people and browser tests find things by role and text. A
- * small inline script refreshes the fleet page from the query API every 2 s (and reloads it when a new
- * tenant appears on the local operator's page of every tenant).
+ * labelled forms and live regions, so that people and browser tests find things by role and text. No
+ * inline script: a page loads its script from `/dashboard/assets/` (dashboard-assets.ts) and hands it its
+ * parameters as JSON data (pageData); the headers DASHBOARD_HEADERS (a strict Content-Security-Policy
+ * among them) go with every page. The fleet page refreshes from the query API every 2 s (and reloads when
+ * a new tenant appears on the local operator's page of every tenant).
  */
+import { createHash } from 'node:crypto';
 import { redactPolicySecrets, type TenantPolicy } from '@wayfinder/contracts';
 import { persistenceCurveSvg } from '@wayfinder/evaluation';
 import type { AgentSummary, AgentTimeline, FleetView } from '@wayfinder/history';
+import { DASHBOARD_ASSETS_PATH, type DashboardScript } from './dashboard-assets';
 import type { EscalationView } from './history-queries';
 
 export function esc(text: unknown): string {
@@ -18,17 +22,51 @@ th,td{border:1px solid #cbd2d9;padding:.25rem .5rem;text-align:left}caption{text
 .state-looping,.state-frozen{color:#9b1c1c;font-weight:600}.state-recovering{color:#8d5b00}.state-done{color:#276749}
 .loop-start{background:#fff5f5}nav a{margin-right:1rem}button{font:inherit}`;
 
-function page(title: string, body: string, script = ''): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><meta name="viewport" content="width=device-width,initial-scale=1"><style>${STYLE}</style></head>
-<body><nav aria-label="Dashboard"><a href="/">Fleet</a><a href="/escalations">Escalations</a><a href="/policy">Policy</a></nav><main>${body}</main>${script ? `<script>${script}</script>` : ''}</body></html>`;
+/** The parameters a page hands its script (read by dashboard-assets.ts). */
+export interface PageData {
+  /** `?tenantId=T` for the local operator, else empty: appended to the API paths the script calls. */
+  query?: string;
+  local?: boolean;
+  everyTenant?: boolean;
+  /** The session's CSRF token, sent back in `X-CSRF-Token` by state-changing requests. */
+  csrfToken?: string;
 }
 
 /**
- * A value as a JavaScript string literal inside an inline `<script>`: JSON-quoted, with `<` escaped so no
- * `</script>` can close the element. Every datum a page script uses goes through it (a tenant id may hold
- * `'`, which encodeURIComponent leaves as it is).
+ * The headers of every dashboard page: scripts from the gateway's own origin only (no inline script, no
+ * eval), the one inline `<style>` by its hash, no framing, no `<base>`, forms posting only to the
+ * gateway; no MIME sniffing, no Referer leaving the page (its URL may carry `?tenantId=`).
  */
-export function scriptLiteral(value: string): string {
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  `style-src 'self' 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': DASHBOARD_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+};
+
+function page(title: string, body: string, script?: { name: DashboardScript; data: PageData }): string {
+  const tail = script ? `<script type="application/json" id="wayfinder-page">${pageData(script.data)}</script><script src="${DASHBOARD_ASSETS_PATH}/${script.name}.js"></script>` : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><meta name="viewport" content="width=device-width,initial-scale=1"><style>${STYLE}</style></head>
+<body><nav aria-label="Dashboard"><a href="/">Fleet</a><a href="/escalations">Escalations</a><a href="/policy">Policy</a></nav><main>${body}</main>${tail}</body></html>`;
+}
+
+/**
+ * A page's parameters as the text of a `<script type="application/json">` block: JSON with `<` escaped,
+ * so no `</script>` (or `<!--`) in a datum can end the block; the script reads it with JSON.parse, so a
+ * tenant id holding `'` or `"` stays data.
+ */
+export function pageData(value: PageData): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
@@ -67,19 +105,10 @@ export function fleetPage(sections: readonly FleetSection[], local: boolean, eve
 <table class="agents"><caption>Agents of ${esc(fleet.tenantId)}</caption><thead><tr><th scope="col">agent</th><th scope="col">task</th><th scope="col">state</th><th scope="col">deviations</th><th scope="col">corrections</th><th scope="col">last seen</th></tr></thead><tbody aria-live="polite">${agentRows(agents, local)}</tbody></table></section>`;
     })
     .join('');
-  // Live: every 2 s, re-read the same query API a script would and redraw the agent tables.
-  const script = `const local=${local};const esc=s=>String(s??'').replace(/[&<>"]/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c]));
-async function refresh(){for(const s of document.querySelectorAll('section[data-tenant]')){const t=s.dataset.tenant;const qs=local?'?tenantId='+encodeURIComponent(t):'';
-const r=await fetch('/v1/agents'+qs,{credentials:'same-origin'});if(!r.ok)continue;const {agents}=await r.json();
-s.querySelector('table.agents tbody').innerHTML=agents.map(a=>'<tr><td><a href="/agents/'+encodeURIComponent(a.agentId)+qs+'">'+esc(a.agentId)+'</a></td><td>'+esc(a.taskId)+'</td><td class="state-'+a.state+'">'+a.state+'</td><td>'+a.deviations+'</td><td>'+a.corrections+'</td><td><time>'+esc(a.lastSeen)+'</time></td></tr>').join('');
-const f=await (await fetch('/v1/fleet'+qs,{credentials:'same-origin'})).json();for(const [st,n] of Object.entries(f.states)){const c=s.querySelector('[data-state="'+st+'"]');if(c)c.textContent=n;}}}
-async function newTenant(){if(!${everyTenant})return false;const r=await fetch('/v1/tenants',{credentials:'same-origin'});if(!r.ok)return false;const shown=new Set([...document.querySelectorAll('section[data-tenant]')].map(s=>s.dataset.tenant));return (await r.json()).tenants.some(t=>!shown.has(t));}
-setInterval(()=>newTenant().then(n=>n?location.reload():refresh()).catch(()=>{}),2000);
-if(!document.querySelector('section[data-tenant]'))setTimeout(()=>location.reload(),1000);`;
-  return page('Wayfinder fleet', `<h1>Wayfinder fleet</h1>${body || '<p>No agents yet.</p>'}`, script);
+  return page('Wayfinder fleet', `<h1>Wayfinder fleet</h1>${body || '<p>No agents yet.</p>'}`, { name: 'fleet', data: { local, everyTenant } });
 }
 
-export function agentPage(t: AgentTimeline, local: boolean, operator: boolean): string {
+export function agentPage(t: AgentTimeline, local: boolean, operator: boolean, csrfToken?: string): string {
   const a = t.agent;
   const qs = q(a.tenantId, local);
   const last = t.positions[t.positions.length - 1];
@@ -105,18 +134,15 @@ export function agentPage(t: AgentTimeline, local: boolean, operator: boolean): 
 ${escalations ? `<section aria-labelledby="esc"><h2 id="esc">Escalations</h2><ul>${escalations}</ul></section>` : ''}
 <section aria-labelledby="curve"><h2 id="curve">Persistence curve</h2>${persistenceCurveSvg(t.curve, { title: `Persistence curve of ${a.agentId}` })}</section>
 <section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2><table><caption>Steps of ${esc(a.agentId)}</caption><thead><tr><th scope="col">step</th><th scope="col">kind</th><th scope="col">tool</th><th scope="col">milestone</th><th scope="col">progress</th><th scope="col">note</th></tr></thead><tbody>${steps}</tbody></table></section>`;
-  const script = `for(const b of document.querySelectorAll('[data-false-positive]'))b.addEventListener('click',async()=>{const r=await fetch('/v1/deviations/'+encodeURIComponent(b.dataset.falsePositive)+'/false-positive'+${scriptLiteral(qs)},{method:'POST',credentials:'same-origin'});b.replaceWith(r.ok?' — marked false positive':' — could not mark it ('+r.status+')');});`;
-  return page(`Agent ${a.agentId}`, body, script);
+  return page(`Agent ${a.agentId}`, body, { name: 'agent', data: { query: qs, ...(csrfToken !== undefined && { csrfToken }) } });
 }
 
-export function escalationsPage(tenantId: string, escalations: readonly EscalationView[], local: boolean, operator: boolean): string {
+export function escalationsPage(tenantId: string, escalations: readonly EscalationView[], local: boolean, operator: boolean, csrfToken?: string): string {
   const qs = q(tenantId, local);
   const rows = escalations
     .map((e) => `<tr><td><a href="/agents/${encodeURIComponent(e.agentId)}${qs}">${esc(e.agentId)}</a></td><td>${esc(e.reason)}</td><td>${e.loopStartSeq ?? '–'}</td><td>${e.open ? 'open' : 'resumed'}</td><td>${e.open && operator ? `<button type="button" data-resume="${esc(e.agentId)}">Resume ${esc(e.agentId)}</button>` : ''}</td></tr>`)
     .join('');
-  // Resume is the gateway's route (POST /v1/agents/{id}/resume): the correction engine unfreezes the agent.
-  const script = `for(const b of document.querySelectorAll('[data-resume]'))b.addEventListener('click',async()=>{const r=await fetch('/v1/agents/'+encodeURIComponent(b.dataset.resume)+'/resume'+${scriptLiteral(qs)},{method:'POST',credentials:'same-origin',headers:{'content-type':'application/json'},body:'{"reason":"resumed from the dashboard"}'});b.replaceWith(r.ok?'resume requested':'resume failed ('+r.status+')');});`;
-  return page('Escalations', `<h1>Escalations of ${esc(tenantId)}</h1><table><caption>Escalations waiting for a person</caption><thead><tr><th scope="col">agent</th><th scope="col">reason</th><th scope="col">loop start</th><th scope="col">status</th><th scope="col">action</th></tr></thead><tbody>${rows}</tbody></table>`, script);
+  return page('Escalations', `<h1>Escalations of ${esc(tenantId)}</h1><table><caption>Escalations waiting for a person</caption><thead><tr><th scope="col">agent</th><th scope="col">reason</th><th scope="col">loop start</th><th scope="col">status</th><th scope="col">action</th></tr></thead><tbody>${rows}</tbody></table>`, { name: 'escalations', data: { query: qs, ...(csrfToken !== undefined && { csrfToken }) } });
 }
 
 export function policyPage(tenantId: string, policy: TenantPolicy | undefined): string {

@@ -1,47 +1,51 @@
 // Issue #29: a `tenantId` containing `'` was placed inside a single-quoted string of the escalations
 // page's inline script (encodeURIComponent leaves `'` and `()` as they are), so a tenant named
-// `x'-alert(1)-'` ran code in the operator's browser. The script is run here against a stub DOM: the
-// resume button must fetch the tenant's own resume URL, and nothing else may run.
+// `x'-alert(1)-'` ran code in the operator's browser. Pages now have no inline script: the tenant id
+// reaches the static script as JSON data. The script is run here against a stub DOM: the resume button
+// must fetch the tenant's own resume URL with the session's CSRF token, and nothing else may run.
 import { runInNewContext } from 'node:vm';
-import { escalationsPage, scriptLiteral } from './dashboard-pages';
+import { DASHBOARD_SCRIPTS } from './dashboard-assets';
+import { escalationsPage, pageData } from './dashboard-pages';
 import type { EscalationView } from './history-queries';
 
-const HOSTILE = `x'-alert(1)-'</script><script>alert(2)</script>`;
+const HOSTILE = `x'-alert(1)-'</script><script>alert(2)</script><!--`;
 
-function inlineScript(html: string): string {
-  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)];
-  expect(scripts).toHaveLength(1);
-  return scripts[0][1];
+function dataBlock(html: string): string {
+  const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+  // One JSON block and one external script; nothing inline runs.
+  expect(scripts.map((s) => s[1])).toEqual([' type="application/json" id="wayfinder-page"', ' src="/dashboard/assets/escalations.js"']);
+  return scripts[0][2];
 }
 
 describe('a tenant id with a quote on the escalations page', () => {
-  it('reaches the page script as data: the resume button fetches its own URL and nothing runs', async () => {
+  it('reaches the page script as data: the resume button fetches its own URL with the CSRF token and nothing runs', async () => {
     const escalation = { agentId: 'agent-1', reason: 'looping', loopStartSeq: 4, open: true } as unknown as EscalationView;
-    const html = escalationsPage(HOSTILE, [escalation], true, true);
-    const script = inlineScript(html);
+    const html = escalationsPage(HOSTILE, [escalation], true, true, 'csrf-of-this-session');
+    const block = dataBlock(html);
     const alerts: unknown[] = [];
-    const fetched: string[] = [];
+    const fetched: Array<{ url: string; headers: Record<string, string> }> = [];
     let click: (() => Promise<void>) | undefined;
     const button = { dataset: { resume: 'agent-1' }, addEventListener: (_: string, handler: () => Promise<void>) => (click = handler), replaceWith: () => undefined };
-    runInNewContext(script, {
-      document: { querySelectorAll: () => [button] },
-      fetch: async (url: string) => {
-        fetched.push(url);
+    runInNewContext(DASHBOARD_SCRIPTS['escalations.js'], {
+      document: { querySelectorAll: () => [button], getElementById: (id: string) => (id === 'wayfinder-page' ? { textContent: block } : null) },
+      fetch: async (url: string, init: { headers: Record<string, string> }) => {
+        fetched.push({ url, headers: init.headers });
         return { ok: true, status: 202 };
       },
       alert: (value: unknown) => alerts.push(value),
       encodeURIComponent,
+      JSON,
     });
     await click?.();
     expect(alerts).toEqual([]);
-    expect(fetched).toEqual([`/v1/agents/agent-1/resume?tenantId=${encodeURIComponent(HOSTILE)}`]);
+    expect(fetched).toEqual([{ url: `/v1/agents/agent-1/resume?tenantId=${encodeURIComponent(HOSTILE)}`, headers: { 'x-csrf-token': 'csrf-of-this-session', 'content-type': 'application/json' } }]);
   });
 
-  it('quotes any text as a script literal that cannot close the element or the string', () => {
-    for (const text of [HOSTILE, '"\\', '\u2028\u2029', '</SCRIPT>']) {
-      const literal = scriptLiteral(text);
-      expect(literal).not.toMatch(/<\/script/i);
-      expect(runInNewContext(literal)).toBe(text);
+  it('encodes any text as JSON data that cannot close the element and parses back to itself', () => {
+    for (const text of [HOSTILE, '"\\', '\u2028\u2029', '</SCRIPT>', '<!--<script>']) {
+      const data = pageData({ query: text });
+      expect(data).not.toMatch(/</);
+      expect(JSON.parse(data).query).toBe(text);
     }
   });
 });

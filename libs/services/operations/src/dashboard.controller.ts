@@ -1,15 +1,19 @@
 /**
  * The dashboard (DESIGN §13) at `/`: the fleet per tenant (live), an agent's page, escalations with a
  * resume action, the tenant's policy, and the login form that turns a key into an HttpOnly session cookie
- * (when the gateway passes a key verifier; with no keys configured nobody logs in).
+ * (when the gateway passes a key verifier; with no keys configured nobody logs in). Every page goes out
+ * with DASHBOARD_HEADERS (Content-Security-Policy, nosniff, no referrer); the pages' scripts are served
+ * from `/dashboard/assets/<name>.js`.
  */
-import { Body, Controller, Get, Header, HttpCode, Inject, Optional, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Optional, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { HistoryStore } from '@wayfinder/history';
 import type { PolicyBook } from '@wayfinder/service-core';
-import { agentPage, escalationsPage, fleetPage, loginPage, policyPage } from './dashboard-pages';
+import { DASHBOARD_SCRIPTS } from './dashboard-assets';
+import { agentPage, DASHBOARD_HEADERS, escalationsPage, fleetPage, loginPage, policyPage } from './dashboard-pages';
 import { agentTimeline, fleetView, listAgents, listEscalations, readableTenants } from './history-queries';
 import { httpError } from './http-errors';
 import type { SessionBook } from './session-book';
+import { SessionCsrfExempt } from './session-csrf';
 import { tenantOfRequest, TENANT_CONTEXT_PROPERTY, type RequestWithTenant, type TenantContext } from './tenant-context';
 import { HISTORY_STORE, OPERATIONS_POLICIES, OPERATIONS_SECURE_COOKIE, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
 
@@ -39,10 +43,20 @@ export class DashboardController {
   /** No tenant (no key, no session) → the login form instead of a 401 page. */
   private tenantOr(request: RequestWithTenant, response: RedirectResponse): TenantContext | undefined {
     if (!request[TENANT_CONTEXT_PROPERTY]) {
-      response.status(401).type('html').send(loginPage());
+      sendPage(response.status(401), loginPage());
       return undefined;
     }
     return tenantOfRequest(request);
+  }
+
+  /** The pages' scripts (dashboard-assets.ts): static, the same for every tenant, no key needed. */
+  @Get('dashboard/assets/:name')
+  asset(@Param('name') name: string, @Res() response: RedirectResponse): void {
+    const script = Object.hasOwn(DASHBOARD_SCRIPTS, name) ? DASHBOARD_SCRIPTS[name] : undefined;
+    if (script === undefined) throw httpError(404, `no dashboard asset ${name}`, 'name');
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    response.setHeader('Cache-Control', 'no-cache');
+    response.type('text/javascript; charset=utf-8').send(script);
   }
 
   @Get()
@@ -51,7 +65,7 @@ export class DashboardController {
     if (!tenant) return;
     const tenants = await readableTenants(this.store, tenant, named);
     const sections = await Promise.all(tenants.map(async (t) => ({ fleet: await fleetView(this.store, t), agents: await listAgents(this.store, t) })));
-    response.type('html').send(fleetPage(sections, tenant.local === true, tenant.local === true && named === undefined));
+    sendPage(response, fleetPage(sections, tenant.local === true, tenant.local === true && named === undefined));
   }
 
   @Get('agents/:agentId')
@@ -60,41 +74,54 @@ export class DashboardController {
     if (!tenant) return;
     const timeline = await agentTimeline(this.store, tenant.tenantId, agentId);
     if (!timeline) throw httpError(404, `no agent ${agentId} in this tenant`, 'agentId');
-    response.type('html').send(agentPage(timeline, tenant.local === true, tenant.operator));
+    sendPage(response, agentPage(timeline, tenant.local === true, tenant.operator, tenant.csrfToken));
   }
 
   @Get('escalations')
   async escalations(@Req() request: RequestWithTenant, @Res() response: RedirectResponse): Promise<void> {
     const tenant = this.tenantOr(request, response);
     if (!tenant) return;
-    response.type('html').send(escalationsPage(tenant.tenantId, await listEscalations(this.store, tenant.tenantId, { open: true }), tenant.local === true, tenant.operator));
+    sendPage(response, escalationsPage(tenant.tenantId, await listEscalations(this.store, tenant.tenantId, { open: true }), tenant.local === true, tenant.operator, tenant.csrfToken));
   }
 
   @Get('policy')
   async policy(@Req() request: RequestWithTenant, @Res() response: RedirectResponse): Promise<void> {
     const tenant = this.tenantOr(request, response);
     if (!tenant) return;
-    response.type('html').send(policyPage(tenant.tenantId, this.policies.tenant(tenant.tenantId)));
+    sendPage(response, policyPage(tenant.tenantId, this.policies.tenant(tenant.tenantId)));
   }
 
   @Get('login')
-  @Header('content-type', 'text/html; charset=utf-8')
-  login(): string {
-    return loginPage();
+  login(@Res() response: RedirectResponse): void {
+    sendPage(response, loginPage());
   }
 
-  /** The key comes in the form body (never the URL); the answer sets an HttpOnly session cookie. */
+  /**
+   * The key comes in the form body (never the URL); the answer sets an HttpOnly session cookie. It acts
+   * with the typed key, not with a cookie the browser may already hold: no CSRF token is asked. A form
+   * posted from another site (login CSRF: the browser logged into the attacker's own key) is refused by
+   * the `Sec-Fetch-Site` browsers send; clients that send none (curl, scripts) are served.
+   */
   @Post('login')
   @HttpCode(303)
-  async logIn(@Body() body: unknown, @Req() request: { socket?: { remoteAddress?: string } }, @Res() response: RedirectResponse): Promise<void> {
+  @SessionCsrfExempt()
+  async logIn(@Body() body: unknown, @Req() request: { socket?: { remoteAddress?: string }; headers?: Record<string, string | string[] | undefined> }, @Res() response: RedirectResponse): Promise<void> {
+    const site = request.headers?.['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') throw httpError(403, `the login form is accepted only from the dashboard's own pages (Sec-Fetch-Site: ${site})`, 'Sec-Fetch-Site');
     const key = typeof body === 'object' && body !== null && typeof (body as { key?: unknown }).key === 'string' ? (body as { key: string }).key : '';
     const tenant = this.verifyKey ? await this.verifyKey(key, request.socket?.remoteAddress) : undefined;
     if (!tenant) {
-      response.status(401).type('html').send(loginPage(this.verifyKey ? 'That key is not valid.' : 'No keys are configured: no login is needed.'));
+      sendPage(response.status(401), loginPage(this.verifyKey ? 'That key is not valid.' : 'No keys are configured: no login is needed.'));
       return;
     }
     response.setHeader('set-cookie', this.sessions.cookieFor(this.sessions.open(tenant), this.secureCookie === true));
     response.setHeader('location', '/');
     response.status(303).send('');
   }
+}
+
+/** A dashboard page with its security headers (DASHBOARD_HEADERS). */
+function sendPage(response: RedirectResponse, html: string): void {
+  for (const [name, value] of Object.entries(DASHBOARD_HEADERS)) response.setHeader(name, value);
+  response.type('html').send(html);
 }

@@ -12,3 +12,6 @@ export * from './dashboard-pages';
 export * from './dashboard.controller';
 export * from './local-operator.guard';
 export * from './serve-operations';
+export * from './local-mode-doors';
+export * from './session-csrf';
+export * from './dashboard-assets';

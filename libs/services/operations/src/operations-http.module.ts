@@ -19,7 +19,7 @@ export interface OperationsHttpDependencies {
   bus: Bus;
   /** The process's policy book (webhook, shadow mode, suppression time per tenant). */
   policies: PolicyBook;
-  /** Dashboard sessions; the gateway's guard calls `sessions.tenantOfCookie(request.headers.cookie)`. */
+  /** Dashboard sessions; the gateway's guard calls `sessions.sessionOfCookie(request.headers.cookie)`. */
   sessions?: SessionBook;
   /** Checks a key typed into the login form (the gateway's key store); absent when no keys are configured. */
   verifyKey?: VerifyKey;

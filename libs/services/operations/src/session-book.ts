@@ -5,7 +5,9 @@
  * key (`TenantContext.keyHash`), which the guard checks on every request, so revoking the key ends the
  * session at once (`close`). Sessions live in this process (12 h): a restart asks people to log in again.
  * Bounded per tenant (the oldest of that tenant goes first, so one tenant's logins never log another
- * out) and process-wide.
+ * out) and process-wide. Each session has its own CSRF token (random, kept with it): the dashboard's
+ * pages carry it, and a state-changing request authenticated by the cookie must send it back in
+ * `X-CSRF-Token` (session-csrf.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { TenantContext } from './tenant-context';
@@ -16,6 +18,14 @@ const TTL_MS = 12 * 60 * 60 * 1000;
 interface Session {
   tenant: TenantContext;
   expires: number;
+  csrfToken: string;
+}
+
+/** A live session as a guard sees it: its token (to `close` it), its tenant and its CSRF token. */
+export interface OpenSession {
+  token: string;
+  tenant: TenantContext;
+  csrfToken: string;
 }
 
 export class SessionBook {
@@ -32,7 +42,7 @@ export class SessionBook {
 
   open(tenant: TenantContext): string {
     const token = randomBytes(24).toString('base64url');
-    this.sessions.set(token, { tenant, expires: this.now() + TTL_MS });
+    this.sessions.set(token, { tenant, expires: this.now() + TTL_MS, csrfToken: randomBytes(24).toString('base64url') });
     let mine = this.byTenant.get(tenant.tenantId);
     if (!mine) this.byTenant.set(tenant.tenantId, (mine = new Set()));
     mine.add(token);
@@ -46,8 +56,8 @@ export class SessionBook {
     return this.sessionOfCookie(cookieHeader)?.tenant;
   }
 
-  /** The session of a `Cookie:` header (its token, to `close` it), if it is one of ours and not expired. */
-  sessionOfCookie(cookieHeader: string | undefined): { token: string; tenant: TenantContext } | undefined {
+  /** The session of a `Cookie:` header, if it is one of ours and not expired. */
+  sessionOfCookie(cookieHeader: string | undefined): OpenSession | undefined {
     const token = tokenOf(cookieHeader);
     if (!token) return undefined;
     const session = this.sessions.get(token);
@@ -56,7 +66,7 @@ export class SessionBook {
       this.drop(token);
       return undefined;
     }
-    return { token, tenant: session.tenant };
+    return { token, tenant: session.tenant, csrfToken: session.csrfToken };
   }
 
   /** Ends a session (its key was revoked, or the user logged out). */

@@ -16,6 +16,8 @@ export interface TenantContext {
   readonly local?: boolean;
   /** A dashboard session's key (its SHA-256 hash): the guard re-checks it on every request. */
   readonly keyHash?: string;
+  /** A dashboard session's CSRF token: its pages render it, their scripts send it back (session-csrf.ts). */
+  readonly csrfToken?: string;
 }
 
 /** Where the guard puts the context on the (Express) request. */

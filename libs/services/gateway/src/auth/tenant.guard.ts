@@ -2,7 +2,7 @@
  * Auth in one place (STYLE "Doors"): before any handler runs, the bearer key becomes the request's
  * tenant. No key, an unknown key or a revoked key → 401. In local mode (no keys configured, loopback
  * bind) the local operator needs no key and acts for `?tenantId=T` (default `local`), when the request
- * passes local mode's doors (loopback Host and Origin, a JSON content type: local-mode-doors.ts). A `tenantId` in the
+ * passes local mode's doors (loopback Host and Origin, a JSON content type: the operations lib's local-mode-doors.ts). A `tenantId` in the
  * query that names another tenant than the key's → 403. For the operations module (dashboard, query
  * API) the guard also fills the TenantContext (`operator`: every gateway key may act); a request without
  * `Authorization` may carry a dashboard session cookie instead; the dashboard pages (DashboardController)
@@ -11,20 +11,22 @@
  * and never reads `Authorization`. An empty key (`Bearer ` and nothing, issue #30) counts as no key.
  * A viewer key (or a viewer's session) only reads: any other method than GET/HEAD → 403 naming the role
  * (the dashboard's login form aside). A route family marked `@OpenRoute()` (health probes, the OpenAPI
- * description) needs no key and reads nothing of a tenant: the guard lets it pass untouched.
+ * description) needs no key and reads nothing of a tenant: the guard lets it pass untouched. A
+ * state-changing request authenticated by the session cookie must send the session's CSRF token in
+ * `X-CSRF-Token` (403 otherwise; the operations lib's session-csrf.ts).
  */
 import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { Id } from '@wayfinder/contracts';
-import { DashboardController, type SessionBook, type TenantContext } from '@wayfinder/service-operations';
+import { checkLocalModeRequest, checkSessionCsrf, DashboardController, type SessionBook, type TenantContext } from '@wayfinder/service-operations';
 import { LOCAL_TENANT, type ResolvedTenant, type TenantAuthenticator } from '@wayfinder/tenancy';
 import { ApiError, badRequest, forbidden } from '../http/api-error';
 import { AUTHENTICATOR } from '../tokens';
 import { FailedKeyLimiter } from './failed-key-limiter';
-import { checkLocalModeRequest } from './local-mode-doors';
+
 
 /** The guard's tenant: the gateway's ResolvedTenant, and the operations module's TenantContext (`operator`). */
-export type GatewayTenant = ResolvedTenant & { readonly operator: boolean };
+export type GatewayTenant = ResolvedTenant & { readonly operator: boolean; readonly csrfToken?: string };
 
 const KEY_HEADER = 'wayfinder:key-header';
 /** The controller's tenant key travels in this header (lower case), not in `Authorization`. */
@@ -58,8 +60,11 @@ export class TenantGuard implements CanActivate {
       const session = header === undefined ? await this.sessionOf(req) : undefined;
       if (session) {
         if (asked !== undefined && asked !== session.tenantId && !session.local) throw forbidden(`this session belongs to another tenant than ${asked}`, 'tenantId');
-        req.wayfinderTenant = { tenantId: session.tenantId, local: session.local === true, keyId: 'session', role: session.operator ? 'operator' : 'viewer', operator: session.operator };
-        return readOnlyCheck(req, context);
+        req.wayfinderTenant = { tenantId: session.tenantId, local: session.local === true, keyId: 'session', role: session.operator ? 'operator' : 'viewer', operator: session.operator, ...(session.csrfToken !== undefined && { csrfToken: session.csrfToken }) };
+        readOnlyCheck(req, context);
+        // The cookie is ambient authority: a state-changing request must also send the session's CSRF token.
+        if (session.csrfToken !== undefined) checkSessionCsrf(req, session.csrfToken, context);
+        return true;
       }
       if (header === undefined && (await this.auth.localMode())) {
         checkLocalModeRequest(req, context.getClass() !== DashboardController);
@@ -89,13 +94,13 @@ export class TenantGuard implements CanActivate {
     const found = this.sessions?.sessionOfCookie(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined);
     if (!found) return undefined;
     const { keyHash } = found.tenant;
-    if (keyHash === undefined) return found.tenant.local ? found.tenant : undefined;
+    if (keyHash === undefined) return found.tenant.local ? { ...found.tenant, csrfToken: found.csrfToken } : undefined;
     const current = await this.auth.resolveHash(keyHash);
     if (!current || current.tenantId !== found.tenant.tenantId) {
       this.sessions?.close(found.token);
       return undefined;
     }
-    return { ...found.tenant, operator: current.role === 'operator' };
+    return { ...found.tenant, operator: current.role === 'operator', csrfToken: found.csrfToken };
   }
 
   private async fromKeyHeader(req: TenantRequest, context: ExecutionContext, name: string, asked: string | undefined): Promise<boolean> {

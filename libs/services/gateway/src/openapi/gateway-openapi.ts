@@ -46,7 +46,7 @@ const errors = (...codes: string[]): Json => Object.fromEntries(codes.map((code)
 const ERROR_RESPONSES: Record<string, [string, string]> = {
   '400': ['BadRequest', 'the request is invalid: `error` says why, `field` names the path (`policy.loop.warning`, `seq`)'],
   '401': ['Unauthorized', 'no key, an unknown key or a revoked key'],
-  '403': ['Forbidden', 'another tenant named (`field: "tenantId"`), or a viewer key on a route that acts (`field: "role"`)'],
+  '403': ['Forbidden', 'another tenant named (`field: "tenantId"`), a viewer key on a route that acts (`field: "role"`), or a state-changing request by the session cookie without its CSRF token (`field: "X-CSRF-Token"`)'],
   '404': ['NotFound', "no such thing in the key's tenant (another tenant's is absent too)"],
   '413': ['PayloadTooLarge', 'the body is larger than the route accepts, or a batch larger than the burst'],
   '415': ['UnsupportedMediaType', 'a content type the route does not parse (`field: "Content-Type"`)'],
@@ -338,6 +338,16 @@ function buildDocument(): Json {
       '/agents/{agentId}': dashboard("An agent's page", 'dashboardAgent', [agentId, tenantQuery]),
       '/escalations': dashboard('Escalations page', 'dashboardEscalations', [tenantQuery]),
       '/policy': dashboard('Policy page', 'dashboardPolicy', [tenantQuery]),
+      '/dashboard/assets/{name}': {
+        get: {
+          tags: ['dashboard'],
+          summary: "A dashboard page's script (the pages run no inline script under their Content-Security-Policy)",
+          operationId: 'dashboardAsset',
+          security: [],
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: ['fleet.js', 'agent.js', 'escalations.js'] } }],
+          responses: { '200': { description: 'the script', content: { 'text/javascript': { schema: { type: 'string' } } } }, ...errors('404') },
+        },
+      },
       '/login': {
         get: { tags: ['dashboard'], summary: 'The login form', operationId: 'loginForm', security: [], responses: { '200': html('the form') } },
         post: {
@@ -346,7 +356,7 @@ function buildDocument(): Json {
           operationId: 'logIn',
           security: [],
           requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['key'], properties: { key: { type: 'string' } } } } } },
-          responses: { '303': { description: 'to the fleet page, with the HttpOnly session cookie', headers: { 'Set-Cookie': { schema: { type: 'string' } } } }, '401': html('the form again: the key is not valid'), ...errors('429') },
+          responses: { '303': { description: 'to the fleet page, with the HttpOnly session cookie', headers: { 'Set-Cookie': { schema: { type: 'string' } } } }, '401': html('the form again: the key is not valid'), ...errors('403', '429') },
         },
       },
     },

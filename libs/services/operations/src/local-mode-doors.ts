@@ -5,11 +5,12 @@
  * 403), and a state-changing request with a body carries a content type the route parses (JSON, NDJSON,
  * protobuf for OTLP; `text/plain`, a form or multipart → 415: a cross-site form cannot send those types
  * without a preflight). A body without any `Content-Type` is accepted (curl-like clients; a browser
- * sending one cross-site also sends its `Origin`).
+ * sending one cross-site also sends its `Origin`). Both local-mode guards run it: the gateway's
+ * TenantGuard and the LocalOperatorGuard of the operations surface served alone (serve-operations).
  */
 import type { IncomingMessage } from 'node:http';
 import { isLoopbackHost } from '@wayfinder/tenancy';
-import { ApiError, forbidden } from '../http/api-error';
+import { httpError } from './http-errors';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The media types the gateway's JSON routes parse: JSON (and `+json`), NDJSON/JSONL (steps), protobuf (OTLP traces). */
@@ -35,11 +36,11 @@ function loopbackOrigin(origin: string): boolean {
 export function checkLocalModeRequest(req: IncomingMessage, parsesJsonBody: boolean): void {
   const host = req.headers.host;
   if (typeof host === 'string' && !isLoopbackHost(hostName(host))) {
-    throw new ApiError(421, { error: `local mode serves only loopback hosts (localhost, 127.0.0.1, [::1]); Host ${JSON.stringify(host)} is not one`, field: 'Host' });
+    throw httpError(421, `local mode serves only loopback hosts (localhost, 127.0.0.1, [::1]); Host ${JSON.stringify(host)} is not one`, 'Host');
   }
   const origin = req.headers.origin;
   if (typeof origin === 'string' && !loopbackOrigin(origin)) {
-    throw forbidden(`local mode refuses requests from pages of other sites; Origin ${JSON.stringify(origin)} is not loopback`, 'Origin');
+    throw httpError(403, `local mode refuses requests from pages of other sites; Origin ${JSON.stringify(origin)} is not loopback`, 'Origin');
   }
   const method = (req.method ?? 'GET').toUpperCase();
   if (!parsesJsonBody || !STATE_CHANGING.has(method)) return;
@@ -48,6 +49,6 @@ export function checkLocalModeRequest(req: IncomingMessage, parsesJsonBody: bool
   if (!hasBody || type === undefined) return;
   const media = type.split(';')[0].trim();
   if (!BODY_TYPES.test(media)) {
-    throw new ApiError(415, { error: `the content type ${JSON.stringify(media)} is not accepted: send application/json (or NDJSON for steps, protobuf for OTLP traces)`, field: 'Content-Type' });
+    throw httpError(415, `the content type ${JSON.stringify(media)} is not accepted: send application/json (or NDJSON for steps, protobuf for OTLP traces)`, 'Content-Type');
   }
 }
