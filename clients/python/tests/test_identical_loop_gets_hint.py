@@ -69,7 +69,8 @@ class IdenticalLoopGetsHint(unittest.TestCase):
 
     def test_a_rerun_under_the_same_agent_id_gets_no_old_correction(self) -> None:
         client = Client(GATEWAY.base_url)
-        client.post_task({"taskId": "rerun-report", "goal": "Read the sales data -> write the report"})
+        client.post_task({"taskId": "rerun-report",
+                          "goal": "Read the sales data -> write the report"})
         first = Session(client, "py-rerun", "rerun-report", run_id="run-1")
         with first:
             for _ in range(25):
@@ -89,7 +90,8 @@ class IdenticalLoopGetsHint(unittest.TestCase):
         self.assertEqual(rerun.corrections(wait=2), [])
         rerun.check()  # no old freeze
         replay = Session(client, "py-rerun", "rerun-report", from_start=True)
-        self.assertTrue({c["eventId"] for c in earlier} <= {c["eventId"] for c in replay.corrections()})
+        replayed = {c["eventId"] for c in replay.corrections()}
+        self.assertTrue({c["eventId"] for c in earlier} <= replayed)
 
     def test_batch_with_an_invalid_event_is_accepted_but_for_it(self) -> None:
         client = Client(GATEWAY.base_url)

@@ -1,7 +1,8 @@
 """Session corrections, without a gateway: a session rerun under the same agent id starts where the
 agent's correction log stood (cursor ``now``), not at the earlier run's hints and freeze; with a
-``run_id`` a late correction of another run is skipped; ``from_start=True`` reads the whole log; a
-freeze received raises ``WayfinderFrozen`` on the next step and from ``check()``, with its reason."""
+``run_id`` a late correction of another run is skipped; ``from_start=True`` reads the whole log;
+a freeze received raises ``WayfinderFrozen`` on the next step and from ``check()``, with its
+reason."""
 
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ class RestartedSessionGetsNoOldCorrections(unittest.TestCase):
         self.gateway.log += [hint(1, "run-1"), freeze(2, "run-1")]  # the earlier run ended frozen
 
     def test_a_rerun_starts_from_now_and_skips_other_runs(self) -> None:
-        session = Session(self.gateway, "analyst", "report", run_id="run-2")  # type: ignore[arg-type]
+        session = Session(self.gateway, "analyst", "report",  # type: ignore[arg-type]
+                          run_id="run-2")
         session.action("read_file", {"path": "/data/sales.csv"})
         session.flush()  # the position is taken before the first event goes out
         self.assertEqual(self.gateway.asked, ["now"])
@@ -85,7 +87,8 @@ class FreezeRaisesWayfinderFrozen(unittest.TestCase):
         session.flush()
         gateway.log += [hint(1, "run-1"), freeze(2, "run-1")]
         got = session.corrections()
-        self.assertEqual([c["action"] for c in got], ["hint", "freeze"])  # the freeze is returned too
+        # The freeze is returned too.
+        self.assertEqual([c["action"] for c in got], ["hint", "freeze"])
         with self.assertRaises(WayfinderFrozen) as raised:
             session.action("read_file", {"path": "/data/sales.csv"})
         self.assertEqual(raised.exception.reason, "read_file failed 12 times in a row")
@@ -98,7 +101,8 @@ class FreezeRaisesWayfinderFrozen(unittest.TestCase):
         session.resume("fixed the permissions")
         self.assertEqual(gateway.resumed, ["analyst"])
         session.check()
-        self.assertTrue(session.action("read_file", {"path": "/data/sales.csv"}).startswith("call-"))
+        call_id = session.action("read_file", {"path": "/data/sales.csv"})
+        self.assertTrue(call_id.startswith("call-"))
 
 
 if __name__ == "__main__":

@@ -13,10 +13,10 @@ from wayfinder.client import Client, JsonObject
 
 
 class WayfinderFrozen(Exception):
-    """Wayfinder froze the agent (an escalation): its session takes no more steps until a human resumes it.
+    """Wayfinder froze the agent (an escalation): no more steps until a human resumes it.
 
-    ``correction`` is the freeze as received, ``reason`` its reason and ``escalation_id`` the escalation
-    to look up (``wayfinder escalations``, the dashboard); ``Session.resume()`` unfreezes.
+    ``correction`` is the freeze as received, ``reason`` its reason and ``escalation_id`` the
+    escalation to look up (the dashboard, the query API); ``Session.resume()`` unfreezes.
     """
 
     def __init__(self, correction: JsonObject) -> None:
@@ -148,7 +148,8 @@ class Session:
     def corrections(self, wait: float = 0) -> List[JsonObject]:
         """This run's corrections since the last call (long-polls up to ``wait`` seconds).
 
-        A freeze among them is returned too, and remembered: the next step raises ``WayfinderFrozen``.
+        A freeze among them is returned too, and remembered: the next step raises
+        ``WayfinderFrozen``.
         """
         with self._send_lock:
             self._place()
@@ -173,7 +174,7 @@ class Session:
         self.frozen = None
 
     def _place(self) -> None:
-        """Once, before the session's first event or read: the log's position now (the cursor ``now``)."""
+        """Once, before the session's first event or read: the log's position (cursor ``now``)."""
         if self._placed:
             return
         page = self.client.corrections(self.agent_id, after="now", tenant_id=self.tenant_id)

@@ -46,7 +46,7 @@ export interface SubscribeRequest {
 }
 
 export interface Subscription {
-  /** The cursor of the last correction delivered. */
+  /** The cursor of the last correction delivered (before the first: the position `now` stood for, once known). */
   readonly cursor: string | undefined;
   /**
    * Stops delivering and resolves once the delivery in progress, if any, has finished. (A transport's
