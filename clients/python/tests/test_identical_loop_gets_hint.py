@@ -9,7 +9,7 @@ import time
 import unittest
 
 from tests.gateway_process import GatewayProcess
-from wayfinder import Client, Session
+from wayfinder import Client, Session, WayfinderFrozen
 
 GATEWAY: GatewayProcess
 
@@ -31,17 +31,24 @@ class IdenticalLoopGetsHint(unittest.TestCase):
         self.assertEqual(task["taskId"], "sales-report")
 
         corrections = []
+        frozen = None
         session = Session(client, "py-looper", "sales-report", run_id="run-1", batch_size=10)
-        with session:
-            for _ in range(25):
-                call_id = session.action("read_file", {"path": "/data/sales.csv"})
-                session.observation("read_file", error="EACCES: permission denied",
-                                    call_id=call_id)
-                if session.last_seq % 10 == 9:
-                    session.flush()
-                    corrections.extend(session.corrections())
-        self.assertEqual(session.last_seq, 49)
+        try:
+            with session:
+                for _ in range(25):
+                    call_id = session.action("read_file", {"path": "/data/sales.csv"})
+                    session.observation("read_file", error="EACCES: permission denied",
+                                        call_id=call_id)
+                    if session.last_seq % 10 == 9:
+                        session.flush()
+                        corrections.extend(session.corrections())
+        except WayfinderFrozen as error:  # the ladder ran out: the loop stops on the freeze
+            frozen = error
+        self.assertLessEqual(session.last_seq, 49)
         self.assertEqual(session.rejected, [])
+        if frozen is not None:
+            self.assertIn("freeze", [c["action"] for c in corrections])
+            self.assertTrue(frozen.reason)
 
         deadline = time.monotonic() + 60
         while not any(c["action"] == "hint" for c in corrections) and time.monotonic() < deadline:
@@ -59,6 +66,32 @@ class IdenticalLoopGetsHint(unittest.TestCase):
         # Nothing twice: the cursor moves past what was read.
         again = session.corrections()
         self.assertFalse({c["eventId"] for c in again} & {c["eventId"] for c in corrections})
+
+    def test_a_rerun_under_the_same_agent_id_gets_no_old_correction(self) -> None:
+        client = Client(GATEWAY.base_url)
+        client.post_task({"taskId": "rerun-report",
+                          "goal": "Read the sales data -> write the report"})
+        first = Session(client, "py-rerun", "rerun-report", run_id="run-1")
+        with first:
+            for _ in range(25):
+                call_id = first.action("read_file", {"path": "/data/sales.csv"})
+                first.observation("read_file", error="EACCES: permission denied", call_id=call_id)
+        earlier: list = []
+        deadline = time.monotonic() + 60
+        while not earlier and time.monotonic() < deadline:
+            earlier.extend(first.corrections(wait=5))
+        self.assertTrue(earlier, f"the first run got no correction\n{GATEWAY.log()}")
+
+        # The agent restarts under the same id, as the README's example does when rerun.
+        rerun = Session(client, "py-rerun", "rerun-report", run_id="run-2")
+        with rerun:
+            call_id = rerun.action("read_file", {"path": "/data/other.csv"})
+            rerun.observation("read_file", content="ok", call_id=call_id)
+        self.assertEqual(rerun.corrections(wait=2), [])
+        rerun.check()  # no old freeze
+        replay = Session(client, "py-rerun", "rerun-report", from_start=True)
+        replayed = {c["eventId"] for c in replay.corrections()}
+        self.assertTrue({c["eventId"] for c in earlier} <= replayed)
 
     def test_batch_with_an_invalid_event_is_accepted_but_for_it(self) -> None:
         client = Client(GATEWAY.base_url)

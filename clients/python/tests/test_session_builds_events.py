@@ -21,6 +21,10 @@ class RecordingClient:
         self.batches.append([dict(e) for e in events])
         return {"accepted": len(events), "rejected": []}
 
+    def corrections(self, agent_id: str, after: Any = None, wait: float = 0,
+                    tenant_id: Any = None) -> Dict[str, Any]:
+        return {"corrections": [], "cursor": "0-0"}  # an empty log: the session starts at 0-0
+
 
 class SessionBuildsEvents(unittest.TestCase):
     def test_numbers_pairs_and_batches(self) -> None:

@@ -68,7 +68,8 @@ class Client:
                     tenant_id: Optional[str] = None) -> JsonObject:
         """The agent's corrections after the cursor ``after``, waiting up to ``wait`` seconds
         (0-30) for the first one. Returns ``{"corrections": [...], "cursor": "..."}``; pass the
-        cursor as ``after`` next time.
+        cursor as ``after`` next time. ``after="now"`` answers no corrections and the log's current
+        position as the cursor (what a ``Session`` starts from).
         """
         query: Dict[str, str] = {}
         if after is not None:

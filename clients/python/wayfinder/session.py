@@ -1,4 +1,6 @@
-"""A Session builds one agent's step events, numbers them and publishes them in batches."""
+"""A Session builds one agent's step events, numbers them and publishes them in batches, and reads
+the corrections meant for it: from the session's start (not an earlier run's), of its own run, and
+a freeze stops it with ``WayfinderFrozen``."""
 
 from __future__ import annotations
 
@@ -10,17 +12,40 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 from wayfinder.client import Client, JsonObject
 
 
+class WayfinderFrozen(Exception):
+    """Wayfinder froze the agent (an escalation): no more steps until a human resumes it.
+
+    ``correction`` is the freeze as received, ``reason`` its reason and ``escalation_id`` the
+    escalation to look up (the dashboard, the query API); ``Session.resume()`` unfreezes.
+    """
+
+    def __init__(self, correction: JsonObject) -> None:
+        freeze = correction.get("freeze") or {}
+        self.correction = correction
+        self.reason: str = str(freeze.get("reason") or correction.get("reason") or "frozen")
+        self.escalation_id: Optional[str] = freeze.get("escalationId")
+        escalation = f" (escalation {self.escalation_id})" if self.escalation_id else ""
+        super().__init__(f"agent {correction.get('agentId')} frozen by Wayfinder: "
+                         f"{self.reason}{escalation}")
+
+
 class Session:
     """One agent working on one task.
 
     Each helper builds a ``wayfinder.step.v1`` event with the next ``seq`` and fresh ids, and
     buffers it; ``batch_size`` buffered events are published at once, ``flush()`` publishes what
     is buffered, and a ``with`` block flushes on exit. Safe to use from several threads.
+
+    ``corrections()`` starts where the agent's correction log stood when the session began (asked
+    of the gateway before its first event goes out), so an agent rerun with the same id is not sent
+    the earlier run's hints and freezes; ``from_start=True`` reads the whole log (24 h) instead.
+    With a ``run_id``, corrections of the agent's other runs are skipped. Once a freeze has been
+    received, the next step helper (and ``check()``) raises ``WayfinderFrozen``.
     """
 
     def __init__(self, client: Client, agent_id: str, task_id: str, run_id: Optional[str] = None,
                  tenant_id: Optional[str] = None, batch_size: int = 100,
-                 first_seq: int = 0) -> None:
+                 first_seq: int = 0, from_start: bool = False) -> None:
         self.client = client
         self.agent_id = agent_id
         self.task_id = task_id
@@ -28,7 +53,9 @@ class Session:
         self.tenant_id = tenant_id
         self.batch_size = batch_size
         self.cursor: Optional[str] = None
+        self.frozen: Optional[JsonObject] = None
         self.rejected: List[JsonObject] = []
+        self._placed = from_start
         self._next_seq = first_seq
         self._buffer: List[JsonObject] = []
         self._pending_calls: Dict[str, List[str]] = {}
@@ -99,10 +126,12 @@ class Session:
     def flush(self) -> JsonObject:
         """Publishes everything buffered; returns the summed ``{"accepted", "rejected"}``.
 
-        A batch the gateway could not take (network, auth) raises and stays buffered.
+        A batch the gateway could not take (network, auth) raises and stays buffered. Events built
+        before a freeze still go out (no new ones can be built after it).
         """
         total: JsonObject = {"accepted": 0, "rejected": []}
         with self._send_lock:
+            self._place()
             while True:
                 with self._lock:
                     batch = self._buffer[:self.batch_size]
@@ -117,11 +146,40 @@ class Session:
                 total["rejected"].extend(rejected)
 
     def corrections(self, wait: float = 0) -> List[JsonObject]:
-        """The agent's corrections since the last call (long-polls up to ``wait`` seconds)."""
+        """This run's corrections since the last call (long-polls up to ``wait`` seconds).
+
+        A freeze among them is returned too, and remembered: the next step raises
+        ``WayfinderFrozen``.
+        """
+        with self._send_lock:
+            self._place()
         page = self.client.corrections(self.agent_id, after=self.cursor, wait=wait,
                                        tenant_id=self.tenant_id)
         self.cursor = page.get("cursor", self.cursor)
-        return list(page.get("corrections", []))
+        mine = [c for c in page.get("corrections", [])
+                if self.run_id is None or c.get("runId") == self.run_id]
+        for correction in mine:
+            if correction.get("action") == "freeze" and self.frozen is None:
+                self.frozen = correction
+        return mine
+
+    def check(self) -> None:
+        """Raises ``WayfinderFrozen`` when a freeze for this session has been received."""
+        if self.frozen is not None:
+            raise WayfinderFrozen(self.frozen)
+
+    def resume(self, reason: Optional[str] = None) -> None:
+        """A human unfreezes the agent (``Client.resume``) and this session takes steps again."""
+        self.client.resume(self.agent_id, reason=reason, tenant_id=self.tenant_id)
+        self.frozen = None
+
+    def _place(self) -> None:
+        """Once, before the session's first event or read: the log's position (cursor ``now``)."""
+        if self._placed:
+            return
+        page = self.client.corrections(self.agent_id, after="now", tenant_id=self.tenant_id)
+        self.cursor = page.get("cursor", self.cursor)
+        self._placed = True
 
     def __enter__(self) -> "Session":
         return self
@@ -131,6 +189,7 @@ class Session:
 
     def _add(self, kind: str, body: JsonObject,
              attributes: Optional[Mapping[str, Any]] = None) -> int:
+        self.check()
         with self._lock:
             seq = self._next_seq
             self._next_seq += 1

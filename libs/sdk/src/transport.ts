@@ -31,15 +31,22 @@ export interface CorrectionDelivery {
 export interface SubscribeRequest {
   agentId: string;
   tenantId?: string;
-  /** Deliver corrections after this cursor (absent: what the transport still keeps for the agent). */
+  /** Deliver corrections after this cursor (absent: where `from` says). */
   after?: string;
+  /**
+   * Without `after`: `start` (default) delivers what the transport still keeps for the agent (the
+   * gateway's 24 h log, the guard's memory of this process); `now` only what comes after the agent's log
+   * as it stands when the subscription opens (over HTTP; the guard keeps nothing older than its process
+   * and Kafka resumes its consumer group, so both treat it as `start`).
+   */
+  from?: 'start' | 'now';
   deliver: (delivery: CorrectionDelivery) => Promise<void>;
   /** Connection trouble the transport recovers from by itself (reconnects); for logging. */
   onTransportError?: (error: Error) => void;
 }
 
 export interface Subscription {
-  /** The cursor of the last correction delivered. */
+  /** The cursor of the last correction delivered (before the first: the position `now` stood for, once known). */
   readonly cursor: string | undefined;
   /**
    * Stops delivering and resolves once the delivery in progress, if any, has finished. (A transport's

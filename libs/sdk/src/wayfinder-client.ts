@@ -173,16 +173,21 @@ export class WayfinderClient {
 
   /**
    * Calls `handler` with each correction for this agent, in order and once each (a reconnect that
-   * delivers one again is absorbed). `after` resumes from a cursor the handler was given earlier.
+   * delivers one again is absorbed). It starts from now: corrections already logged for this agent id
+   * (an earlier run's, over HTTP) are not delivered, so subscribe before the first step. `after` resumes
+   * from a cursor the handler was given earlier; `fromStart: true` replays what the transport still
+   * keeps (the gateway keeps 24 h). With a `runId`, corrections of the agent's other runs are skipped.
    */
-  onCorrection(handler: CorrectionHandler, options: { after?: string } = {}): Subscription {
+  onCorrection(handler: CorrectionHandler, options: { after?: string; fromStart?: boolean } = {}): Subscription {
     const seen = new Set<string>();
     const token = {};
     const subscription = this.options.transport.subscribe({
       agentId: this.agentId,
       tenantId: this.tenantId,
       after: options.after,
+      from: options.fromStart ? 'start' : 'now',
       deliver: async ({ correction, cursor }: CorrectionDelivery) => {
+        if (this.runId !== undefined && correction.runId !== this.runId) return;
         if (seen.has(correction.eventId)) return;
         seen.add(correction.eventId);
         if (seen.size > MAX_SEEN_CORRECTIONS) seen.delete(seen.values().next().value as string);

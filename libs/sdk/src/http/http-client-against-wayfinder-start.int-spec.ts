@@ -1,7 +1,8 @@
 /**
  * The HTTP client against the real gateway of `wayfinder start` (embedded, local mode): a 25-call
  * identical loop receives a hint and then a stronger correction over SSE and acknowledges them, and the
- * in-process guard gives the same corrections as the gateway's fleet for the same step file.
+ * in-process guard gives the same corrections as the gateway's fleet for the same step file; an agent
+ * rerun with the same id receives none of the earlier run's corrections (fromStart replays them).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -48,6 +49,38 @@ describe('the HTTP client against wayfinder start', () => {
     await subscription.close();
     await client.close();
   }, 120_000);
+
+  it('sends a restarted agent none of the earlier run', async () => {
+    const { baseUrl } = wayfinder;
+    const first = connectHttp({ baseUrl, agentId: 'ts-rerun', taskId: 'sales-report', runId: 'run-1', batchSize: 10 });
+    const earlier: Correction[] = [];
+    first.onCorrection((c) => void earlier.push(c));
+    for (let i = 0; i < 25; i++) {
+      const callId = await first.action('read_file', { path: '/data/sales.csv' });
+      await first.observation('read_file', { callId, error: 'EACCES: permission denied' });
+    }
+    await first.flush();
+    await until(() => earlier.some((c) => c.action === 'freeze'), 'the first run to be frozen');
+    await first.close();
+
+    for (const runId of ['run-2', undefined]) {
+      const rerun = connectHttp({ baseUrl, agentId: 'ts-rerun', taskId: 'sales-report', runId });
+      const seen: Correction[] = [];
+      rerun.onCorrection((c) => void seen.push(c));
+      await rerun.message('starting over');
+      await rerun.flush();
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(seen).toEqual([]);
+      await rerun.close();
+    }
+
+    const replay = connectHttp({ baseUrl, agentId: 'ts-rerun', taskId: 'sales-report' });
+    const replayed: Correction[] = [];
+    replay.onCorrection((c) => void replayed.push(c), { fromStart: true });
+    await until(() => replayed.length >= earlier.length, 'the replayed log');
+    expect(replayed.map((c) => c.eventId)).toEqual(earlier.map((c) => c.eventId));
+    await replay.close();
+  });
 
   it('gives the same corrections as the guard for the same step file', async () => {
     const file = path.join(__dirname, '../guard/fixtures/identical-loop-and-healthy-agent.jsonl');

@@ -22,7 +22,7 @@ describe('closing a subscription from its handler', () => {
         seen.push(c.eventId);
         await subscription.close();
         resolve();
-      });
+      }, { fromStart: true }); // the two were logged before it subscribed
     });
     await new Promise((r) => setTimeout(r, 50));
     expect(seen).toEqual(['cor-once-1']);

@@ -17,9 +17,9 @@ describe('HTTP client corrections by long-poll', () => {
 
   it('falls back to long-polling with the cursor', async () => {
     const client = connectHttp({ baseUrl, agentId: 'agent-9', taskId: 'report', longPollWaitSeconds: 2 });
-    gateway.push(hintFor('agent-9', 1)); // before the agent connects: it is kept for it
+    gateway.push(hintFor('agent-9', 1)); // before the agent connects: kept for it, read with fromStart
     const seen: Correction[] = [];
-    const subscription = client.onCorrection((c) => void seen.push(c));
+    const subscription = client.onCorrection((c) => void seen.push(c), { fromStart: true });
     const deadline = Date.now() + 10_000;
     while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     gateway.push(hintFor('agent-9', 2));

@@ -30,7 +30,7 @@ describe('HTTP client on a silent stream', () => {
     const errors: string[] = [];
     const client = connectHttp({ baseUrl, agentId: 'quiet', taskId: 't', idleTimeoutMs: 300, reconnectDelayMs: 10, onError: (e) => errors.push(e.message) });
     const seen: Correction[] = [];
-    const subscription = client.onCorrection((c) => void seen.push(c));
+    const subscription = client.onCorrection((c) => void seen.push(c), { fromStart: true });
     const deadline = Date.now() + 10_000;
     while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await subscription.close();

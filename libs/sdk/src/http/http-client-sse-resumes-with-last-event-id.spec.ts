@@ -39,7 +39,9 @@ describe('HTTP client corrections over SSE', () => {
     expect(seen.map((c) => c.eventId)).toEqual(['cor-agent-1-1', 'cor-agent-1-2', 'cor-agent-1-3']);
     const streams = gateway.requests.filter((r) => r.url.startsWith('/v1/agents/agent-1/corrections') && r.headers.accept === 'text/event-stream');
     expect(streams.length).toBeGreaterThanOrEqual(2);
-    expect(streams[0].headers['last-event-id']).toBeUndefined();
+    // It started from now (an empty log: cursor 0), asked once; the reconnect resumes after what it had.
+    expect(gateway.requests.filter((r) => r.url.includes('after=now'))).toHaveLength(1);
+    expect(streams[0].headers['last-event-id']).toBe('00000000');
     expect(streams[1].headers['last-event-id']).toBe(first);
     expect(streams[1].headers.authorization).toBe('Bearer k');
 

@@ -3,6 +3,8 @@
  * retried after `Retry-After`, network failures with backoff), corrections come from
  * `GET /v1/agents/{id}/corrections` as Server-Sent Events, resumed with `Last-Event-ID` after a broken
  * connection; when the stream is not offered it long-polls the same route with `after=` and `wait=`.
+ * A subscription `from: 'now'` first asks for the cursor `now` (the agent's log as it stands) and
+ * follows from there, so a restarted agent is not sent what an earlier run was.
  */
 import { Correction, type CognitiveMap } from '@wayfinder/contracts';
 import type { AckOutcome, CorrectionDelivery, OutgoingStep, OutgoingTask, PublishOutcome, SubscribeRequest, Subscription, Transport } from '../transport';
@@ -122,8 +124,15 @@ export class HttpTransport implements Transport {
   private async follow(request: SubscribeRequest, state: { cursor: string | undefined }, signal: AbortSignal): Promise<void> {
     let mode = this.options.corrections ?? 'sse';
     let failures = 0;
+    let placed = state.cursor !== undefined || request.from !== 'now';
     while (!signal.aborted) {
       try {
+        if (!placed) {
+          // `now` is asked once and kept as a cursor, so a reconnect resumes there and misses nothing in between.
+          state.cursor = (await this.corrections(request.agentId, 'now', 0, request.tenantId, signal)).cursor;
+          placed = true;
+          if (signal.aborted) return;
+        }
         if (mode === 'sse') {
           const streamed = await this.stream(request, state, signal, () => (failures = 0));
           if (streamed === 'not-offered') {

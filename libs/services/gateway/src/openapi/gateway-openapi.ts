@@ -169,7 +169,7 @@ function buildDocument(): Json {
           tags: ['corrections'],
           summary: "An agent's corrections after a cursor (JSON long-poll, or SSE)",
           operationId: 'getCorrections',
-          parameters: [agentId, query('after', 'the cursor of the last correction seen'), query('wait', 'seconds to long-poll (0–30)', { type: 'integer', minimum: 0, maximum: 30 }), header('Last-Event-ID', 'SSE: resume after this cursor'), tenantQuery],
+          parameters: [agentId, query('after', 'the cursor of the last correction seen, or `now`: the log as it stands (a restarted agent skips what earlier runs were sent)'), query('wait', 'seconds to long-poll (0–30)', { type: 'integer', minimum: 0, maximum: 30 }), header('Last-Event-ID', 'SSE: resume after this cursor (or `now`; the stream then opens with that position as a bare `id:`)'), tenantQuery],
           responses: {
             '200': {
               description: 'the corrections after the cursor (at most 100), or with `Accept: text/event-stream` a stream of `event: correction` with the cursor as `id`',

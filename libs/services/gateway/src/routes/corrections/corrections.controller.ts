@@ -2,7 +2,9 @@
  * An agent's corrections, only ever its tenant's (the log is keyed by the key's tenant):
  * - `GET /v1/agents/:agentId/corrections?after=CURSOR&wait=SECONDS`: JSON, long-polling up to `wait`;
  *   with `Accept: text/event-stream`, Server-Sent Events with each cursor as `id` (resume with
- *   `Last-Event-ID`) and a `: keep-alive` comment while nothing comes;
+ *   `Last-Event-ID`) and a `: keep-alive` comment while nothing comes. The cursor `now` is the agent's
+ *   log as it stands (its newest cursor, `0-0` when empty), so a restarted agent skips what an earlier run
+ *   was sent: the JSON answer's `cursor` is that position, and a stream opens with it as a bare `id:`;
  * - `POST /v1/agents/:agentId/corrections/:correctionId/ack`: the agent applied (or ignored) it;
  * - `POST /v1/agents/:agentId/resume`: a human unfreezes the agent (a control event the correction
  *   engine consumes); 404 when the tenant has no corrections of that agent (nothing to resume). With the
@@ -51,11 +53,12 @@ export class CorrectionsController {
   ): Promise<void> {
     checkAgentId(agentId);
     const lastEventId = req.headers['last-event-id'];
-    const cursor = cursorOf(typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : query.after, typeof lastEventId === 'string' && lastEventId !== '' ? 'Last-Event-ID' : 'after');
+    const asked = cursorOf(typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : query.after, typeof lastEventId === 'string' && lastEventId !== '' ? 'Last-Event-ID' : 'after');
+    const cursor = asked === NOW ? await this.newestCursor(tenant.tenantId, agentId) : asked;
     if (/text\/event-stream/.test(String(req.headers.accept ?? ''))) {
       // Held until the connection closes (the response's 'close' comes after its end, or when the client goes).
       res.once('close', this.slots.acquire(tenant.tenantId));
-      return this.stream(tenant.tenantId, agentId, cursor, req, res);
+      return this.stream(tenant.tenantId, agentId, cursor, req, res, asked === NOW);
     }
     const waitMs = waitOf(query.wait) * 1000;
     // A waiting long-poll holds a connection like a stream does: it counts against the same caps.
@@ -136,9 +139,21 @@ export class CorrectionsController {
     }
   }
 
-  private async stream(tenantId: string, agentId: string, from: string | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** The agent's newest cursor (`0-0` when its log is empty): what `now` stands for. */
+  private async newestCursor(tenantId: string, agentId: string): Promise<string> {
+    let cursor = '0-0';
+    for (;;) {
+      const page = await this.log.after(tenantId, agentId, cursor, MAX_CORRECTIONS_PER_READ);
+      if (page.length === 0) return cursor;
+      cursor = page[page.length - 1].cursor;
+      if (page.length < MAX_CORRECTIONS_PER_READ) return cursor;
+    }
+  }
+
+  private async stream(tenantId: string, agentId: string, from: string | undefined, req: IncomingMessage, res: ServerResponse, announce = false): Promise<void> {
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-    res.write('retry: 1000\n\n');
+    // From `now`: a bare id sets the client's last event id, so a reconnect resumes from this position, not a later `now`.
+    res.write(announce ? `retry: 1000\nid: ${from}\n\n` : 'retry: 1000\n\n');
     const closed = new AbortController();
     req.once('close', () => closed.abort());
     res.once('close', () => closed.abort());
@@ -161,9 +176,13 @@ function checkAgentId(agentId: string): void {
   if (!Id.safeParse(agentId).success) throw badRequest('agentId must be 1–128 characters', 'agentId');
 }
 
+/** The cursor that stands for the agent's log as it is when asked. */
+const NOW = 'now';
+
 function cursorOf(value: unknown, field: string): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string' || !isCursor(value)) throw badRequest(`${field} must be a cursor from an earlier answer (like 1767225600000-0)`, field);
+  if (value === NOW) return NOW;
+  if (typeof value !== 'string' || !isCursor(value)) throw badRequest(`${field} must be a cursor from an earlier answer (like 1767225600000-0) or now`, field);
   return value;
 }
 
