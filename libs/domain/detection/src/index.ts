@@ -22,6 +22,7 @@ export {
   AlignCheckDetector,
   ConstraintRulesDetector,
   PlanOffGoalDetector,
+  UnverifiedClaimDetector,
   VerificationRepeatDetector,
   alignCheckBlock,
   readAlignCheck,

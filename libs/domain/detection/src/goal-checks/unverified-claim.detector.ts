@@ -1,0 +1,192 @@
+/**
+ * `unverified_claim` (PROJECT-RULES.md P9, issue #32 "claims nobody checks"): an agent's word that a
+ * milestone is done, that it is blocked, or that it has finished is checked against what its tools said.
+ * A `done` is judged by the milestone's validator (claim-evidence.ts); a "blocked" (an assistant message, or
+ * a milestone `failed` whose reason says so) needs failed calls at the impasse; a "finished" needs the evidence of every
+ * milestone the map can check. Unbacked: a warning (a hint naming what is missing), critical from the
+ * `verification.claimCritical`-th unbacked claim of the same kind in the run.
+ */
+import type { CognitiveMap, JsonValue, Position, StepEvent } from '@wayfinder/contracts';
+import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
+import type { AgentSlots } from '../state/agent-runs';
+import { describeLeaf, judgeDone, leavesSeenIn, type ClaimVerdict } from './claim-evidence';
+import { readClaim } from './claim-phrases';
+import { RunStates, stringArray } from './run-states';
+
+const MAX_SEEN = 7 * 16;
+const MAX_CLAIM_KEYS = 16;
+const MAX_ERRORS = 3;
+const MAX_PREVIEW = 160;
+
+/** What one run has shown: the evidence leaves seen, its calls and failures, and the unbacked claims so far. */
+class ClaimRunState {
+  seen = new Set<string>();
+  /** Calls made in the run. */
+  actions = 0;
+  /** Failed outcomes since the last successful one, and their latest distinct errors. */
+  failures = 0;
+  errors: string[] = [];
+  /** The outcome of the newest call: 'none' before the first. */
+  last: 'none' | 'ok' | 'failed' = 'none';
+  /** Unbacked claims by kind (`done:<milestone>`, `blocked`, `finished`). */
+  unbacked: Record<string, number> = {};
+}
+
+function revive(raw: unknown): ClaimRunState | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const r = raw as Record<string, unknown>;
+  const out = new ClaimRunState();
+  out.seen = new Set(stringArray(r['seen'], MAX_SEEN));
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.trunc(v) : 0);
+  out.actions = num(r['actions']);
+  out.failures = num(r['failures']);
+  out.errors = stringArray(r['errors'], MAX_ERRORS);
+  out.last = r['last'] === 'ok' || r['last'] === 'failed' ? r['last'] : 'none';
+  const unbacked = r['unbacked'];
+  if (unbacked && typeof unbacked === 'object' && !Array.isArray(unbacked)) {
+    for (const [k, v] of Object.entries(unbacked).slice(-MAX_CLAIM_KEYS)) if (num(v) > 0) out.unbacked[k] = num(v);
+  }
+  return out;
+}
+
+function preview(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, MAX_PREVIEW);
+}
+
+export class UnverifiedClaimDetector implements StepDetector {
+  readonly name = 'unverified_claim' as const;
+  private readonly runs = new RunStates<ClaimRunState>(() => new ClaimRunState(), revive);
+  /** The verdict on the newest `done` judged, for verification_failed_repeat (it runs after this detector). */
+  private lastDone: { eventId: string; verdict: ClaimVerdict } | undefined;
+
+  /** How this detector judged a `done` step it has just seen (unchecked when it did not judge it). */
+  verdictOf(step: StepEvent): ClaimVerdict {
+    return this.lastDone?.eventId === step.eventId ? this.lastDone.verdict : { verdict: 'unchecked' };
+  }
+
+  onStep(step: StepEvent, _position: Position | undefined, ctx: DetectionContext): DeviationDraft[] {
+    const settings = ctx.policy.verification;
+    if (!settings.enabled || !settings.claims) return [];
+    const state = this.runs.of(step);
+    const map = ctx.map;
+    if (map) for (const key of leavesSeenIn(step, map, state.seen)) state.seen.add(key);
+    switch (step.kind) {
+      case 'action':
+        state.actions += 1;
+        return [];
+      case 'observation':
+        this.outcome(state, step.observation.ok, step.observation.error ?? step.observation.errorCode);
+        return [];
+      case 'message': {
+        if (step.message.role !== 'assistant' || step.message.type === 'thought') return [];
+        const claim = readClaim(step.message.text);
+        if (!claim) return [];
+        if (claim.kind === 'blocked') return this.blocked(step, state, ctx, `"${preview(claim.phrase)}"`);
+        return map ? this.finished(step, state, map, ctx, claim.phrase) : [];
+      }
+      case 'milestone':
+        return this.milestone(step, state, map, ctx);
+      default:
+        return [];
+    }
+  }
+
+  private outcome(state: ClaimRunState, ok: boolean, error: string | undefined): void {
+    state.last = ok ? 'ok' : 'failed';
+    if (ok) {
+      state.failures = 0;
+      state.errors = [];
+      return;
+    }
+    state.failures += 1;
+    const e = preview(error ?? 'failed');
+    state.errors = [...state.errors.filter((x) => x !== e), e].slice(-MAX_ERRORS);
+  }
+
+  private milestone(step: Extract<StepEvent, { kind: 'milestone' }>, state: ClaimRunState, map: CognitiveMap | undefined, ctx: DetectionContext): DeviationDraft[] {
+    const { id, status, evidence } = step.milestone;
+    if (status === 'started') return [];
+    if (status === 'failed') {
+      // A failure whose reason says the agent cannot go on is a "blocked" claim; any other failure is the
+      // verification's (verification_failed_repeat counts it).
+      const claim = evidence ? readClaim(evidence) : undefined;
+      return claim?.kind === 'blocked' ? this.blocked(step, state, ctx, `milestone ${id} failed: "${preview(claim.phrase)}"`, id) : [];
+    }
+    if (!map) return [];
+    const verdict = judgeDone(map, id, state.seen);
+    this.lastDone = { eventId: step.eventId, verdict };
+    if (verdict.verdict !== 'contradicted') {
+      if (verdict.verdict === 'verified') delete state.unbacked[`done:${id}`];
+      return [];
+    }
+    const missing = verdict.missing.map((l) => describeLeaf(l.validator));
+    return this.unbacked(step, state, ctx, `done:${id}`, { claim: 'done', milestoneId: id, missing: missing.join('; ') }, `Milestone ${id} claimed done, but its validator is not satisfied: no ${missing.join(', no ')} in the run.`);
+  }
+
+  private blocked(step: StepEvent, state: ClaimRunState, ctx: DetectionContext, said: string, milestoneId?: string): DeviationDraft[] {
+    const needed = ctx.policy.verification.blockedAttempts ?? 1;
+    if (state.failures >= needed) return [];
+    const why =
+      state.actions === 0
+        ? 'no tool was called in the run'
+        : state.last === 'ok'
+          ? 'the last call succeeded'
+          : `${state.failures} failed call${state.failures === 1 ? '' : 's'} at the impasse, ${needed} needed`;
+    return this.unbacked(
+      step,
+      state,
+      ctx,
+      'blocked',
+      {
+        claim: 'blocked',
+        ...(milestoneId !== undefined ? { milestoneId } : {}),
+        calls: state.actions,
+        lastOutcome: state.last,
+        failedAttempts: state.failures,
+        requiredAttempts: needed,
+        ...(state.errors.length > 0 ? { errors: state.errors } : {}),
+        missing: state.actions === 0 ? 'a tool call that tried the blocked step' : `${needed} failed call${needed === 1 ? '' : 's'} at the impasse (${why})`,
+      },
+      `The agent claims it is blocked (${said}), but ${why}.`,
+    );
+  }
+
+  private finished(step: StepEvent, state: ClaimRunState, map: CognitiveMap, ctx: DetectionContext, phrase: string): DeviationDraft[] {
+    const open: string[] = [];
+    const missing: string[] = [];
+    for (const m of map.milestones) {
+      const v = judgeDone(map, m.id, state.seen);
+      if (v.verdict !== 'contradicted') continue;
+      open.push(m.id);
+      missing.push(`${m.id}: ${v.missing.map((l) => describeLeaf(l.validator)).join(', ')}`);
+    }
+    if (open.length === 0) return [];
+    return this.unbacked(step, state, ctx, 'finished', { claim: 'finished', phrase: preview(phrase), milestones: open, missing: missing.join('; ') }, `The agent says "${preview(phrase)}", but milestones ${open.join(', ')} have no evidence (${missing.join('; ')}).`);
+  }
+
+  private unbacked(step: StepEvent, state: ClaimRunState, ctx: DetectionContext, key: string, evidence: Record<string, JsonValue>, message: string): DeviationDraft[] {
+    const count = (state.unbacked[key] ?? 0) + 1;
+    delete state.unbacked[key];
+    state.unbacked[key] = count;
+    const keys = Object.keys(state.unbacked);
+    if (keys.length > MAX_CLAIM_KEYS) delete state.unbacked[keys[0]];
+    const critical = count >= (ctx.policy.verification.claimCritical ?? 2);
+    return [{ detector: 'unverified_claim', level: critical ? 'critical' : 'warning', count, atSeq: step.seq, loopStartSeq: step.seq, evidence: { ...evidence, claims: count }, message }];
+  }
+
+  exportState(tenantId: string, agentId: string): unknown {
+    return this.runs.export(tenantId, agentId, (s) => ({ ...s, seen: [...s.seen] }));
+  }
+
+  importState(tenantId: string, agentId: string, state: unknown): void {
+    this.runs.import(tenantId, agentId, state);
+  }
+
+  forget(tenantId: string, agentId: string): void {
+    this.runs.forget(tenantId, agentId);
+  }
+
+  useAgentSlots(slots: AgentSlots): void {
+    this.runs.useAgentSlots(slots);
+  }
+}
