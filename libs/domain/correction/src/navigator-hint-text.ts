@@ -34,7 +34,7 @@ function claimProblem(deviation: Deviation): string {
   const again = deviation.count > 1 ? ` (unverified claim ${deviation.count} of the run)` : '';
   switch (e['claim']) {
     case 'done':
-      return `You said milestone ${str(e['milestoneId']) ?? '(unknown)'} is done, but its check found no ${missing}${again}.`;
+      return `You said milestone ${str(e['milestoneId']) ?? '(unknown)'} is done, but its check found no evidence: missing ${missing}${again}.`;
     case 'finished':
       return `You said you are finished, but these milestones have no evidence yet: ${missing}${again}.`;
     default:

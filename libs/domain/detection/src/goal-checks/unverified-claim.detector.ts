@@ -120,7 +120,7 @@ export class UnverifiedClaimDetector implements StepDetector {
       return [];
     }
     const missing = verdict.missing.map((l) => describeLeaf(l.validator));
-    return this.unbacked(step, state, ctx, `done:${id}`, { claim: 'done', milestoneId: id, missing: missing.join('; ') }, `Milestone ${id} claimed done, but its validator is not satisfied: no ${missing.join(', no ')} in the run.`);
+    return this.unbacked(step, state, ctx, `done:${id}`, { claim: 'done', milestoneId: id, missing: missing.join('; ') }, `Milestone ${id} claimed done, but its validator is not satisfied: missing ${missing.join('; ')} in the run.`);
   }
 
   private blocked(step: StepEvent, state: ClaimRunState, ctx: DetectionContext, said: string, milestoneId?: string): DeviationDraft[] {
