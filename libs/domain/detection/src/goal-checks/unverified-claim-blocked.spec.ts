@@ -58,6 +58,20 @@ describe('unverified_claim: a claim of being blocked', () => {
     expect(out.map((d) => [d.detector, d.evidence['milestoneId']])).toEqual([['unverified_claim', id]]);
   });
 
+  it('keeps its count and the run\'s failures across an export and import of the agent\'s state', () => {
+    const s = agentSteps();
+    const first = goalEngine(map);
+    expect(run(first, [s.say('I cannot continue.'), s.act('http_get', { url: 'x' }), s.result('http_get', false, '403 Forbidden')]).map((d) => d.level)).toEqual(['warning']);
+    const doc = first.exportAgentState('t1', 'a1');
+    expect(doc).toBeDefined();
+    const second = goalEngine(map);
+    second.importAgentState('t1', 'a1', doc as Uint8Array);
+    // Backed now (the failure came through the import): clean; then a success, and the claim is the second.
+    expect(run(second, [s.say('I am blocked: 403 Forbidden.')])).toEqual([]);
+    const out = run(second, [s.act('http_get', { url: 'y' }), s.result('http_get', true, 'ok'), s.say('I am blocked.')]);
+    expect(out.map((d) => [d.level, d.count])).toEqual([['critical', 2]]);
+  });
+
   it('strict asks for two failed calls at the impasse', () => {
     const s = agentSteps();
     const steps = [s.act('http_get', { url: 'x' }), s.result('http_get', false, '403 Forbidden'), s.say('I am unable to continue.')];

@@ -49,6 +49,28 @@ function revive(raw: unknown): ClaimRunState | undefined {
   return out;
 }
 
+/**
+ * The body this detector reads has the contract's shape (the services parse steps at the edge; the engine
+ * is total on anything, and so is this detector: a malformed step is skipped).
+ */
+function wellFormed(step: StepEvent): boolean {
+  const body = (step as unknown as Record<string, unknown>)[step.kind];
+  if (!body || typeof body !== 'object') return false;
+  const b = body as Record<string, unknown>;
+  switch (step.kind) {
+    case 'action':
+      return typeof b['tool'] === 'string' && !!b['args'] && typeof b['args'] === 'object';
+    case 'observation':
+      return typeof b['tool'] === 'string';
+    case 'message':
+      return typeof b['text'] === 'string';
+    case 'milestone':
+      return typeof b['id'] === 'string';
+    default:
+      return false;
+  }
+}
+
 function preview(text: string): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, MAX_PREVIEW);
 }
@@ -67,6 +89,7 @@ export class UnverifiedClaimDetector implements StepDetector {
   onStep(step: StepEvent, _position: Position | undefined, ctx: DetectionContext): DeviationDraft[] {
     const settings = ctx.policy.verification;
     if (!settings.enabled || !settings.claims) return [];
+    if (!wellFormed(step)) return [];
     const state = this.runs.of(step);
     const map = ctx.map;
     if (map) for (const key of leavesSeenIn(step, map, state.seen)) state.seen.add(key);
@@ -74,9 +97,11 @@ export class UnverifiedClaimDetector implements StepDetector {
       case 'action':
         state.actions += 1;
         return [];
-      case 'observation':
-        this.outcome(state, step.observation.ok, step.observation.error ?? step.observation.errorCode);
+      case 'observation': {
+        const { ok, error, errorCode } = step.observation;
+        this.outcome(state, ok === true, typeof error === 'string' ? error : typeof errorCode === 'string' ? errorCode : undefined);
         return [];
+      }
       case 'message': {
         if (step.message.role !== 'assistant' || step.message.type === 'thought') return [];
         const claim = readClaim(step.message.text);
@@ -104,7 +129,8 @@ export class UnverifiedClaimDetector implements StepDetector {
   }
 
   private milestone(step: Extract<StepEvent, { kind: 'milestone' }>, state: ClaimRunState, map: CognitiveMap | undefined, ctx: DetectionContext): DeviationDraft[] {
-    const { id, status, evidence } = step.milestone;
+    const { id, status } = step.milestone;
+    const evidence = typeof step.milestone.evidence === 'string' ? step.milestone.evidence : undefined;
     if (status === 'started') return [];
     if (status === 'failed') {
       // A failure whose reason says the agent cannot go on is a "blocked" claim; any other failure is the

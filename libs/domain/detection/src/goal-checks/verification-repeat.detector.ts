@@ -98,9 +98,9 @@ export class VerificationRepeatDetector implements StepDetector {
 
   onStep(step: StepEvent, _position: Position | undefined, ctx: DetectionContext): DeviationDraft[] {
     const settings = ctx.policy.verification;
-    if (!settings.enabled || step.kind !== 'milestone') return [];
+    if (!settings.enabled || step.kind !== 'milestone' || !step.milestone || typeof step.milestone.id !== 'string') return [];
     const { id, status } = step.milestone;
-    let evidence = step.milestone.evidence;
+    let evidence = typeof step.milestone.evidence === 'string' ? step.milestone.evidence : undefined;
     if (status === 'done') {
       // A `done` its validator contradicts (P9, judged by unverified_claim just before) is one more failed
       // verification, not a success: a validator that fails on every attempt is seen here.
