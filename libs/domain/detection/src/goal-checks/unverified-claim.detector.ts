@@ -18,33 +18,42 @@ const MAX_CLAIM_KEYS = 16;
 const MAX_ERRORS = 3;
 const MAX_PREVIEW = 160;
 
-/** What one run has shown: the evidence leaves seen, its calls and failures, and the unbacked claims so far. */
+const NOTHING: readonly string[] = Object.freeze([]);
+const NONE: ReadonlySet<string> = new Set<string>();
+
+/**
+ * What one run has shown: the evidence leaves seen, its calls and failures, and the unbacked claims so far.
+ * Every run has one (a "blocked" is judged against its calls), so the collections stay shared empties until
+ * the run has something to keep (DESIGN §7 memory budget).
+ */
 class ClaimRunState {
-  seen = new Set<string>();
+  seen: Set<string> | undefined;
   /** Calls made in the run. */
   actions = 0;
   /** Failed outcomes since the last successful one, and their latest distinct errors. */
   failures = 0;
-  errors: string[] = [];
+  errors: readonly string[] = NOTHING;
   /** The outcome of the newest call: 'none' before the first. */
   last: 'none' | 'ok' | 'failed' = 'none';
   /** Unbacked claims by kind (`done:<milestone>`, `blocked`, `finished`). */
-  unbacked: Record<string, number> = {};
+  unbacked: Record<string, number> | undefined;
 }
 
 function revive(raw: unknown): ClaimRunState | undefined {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
   const r = raw as Record<string, unknown>;
   const out = new ClaimRunState();
-  out.seen = new Set(stringArray(r['seen'], MAX_SEEN));
+  const seen = stringArray(r['seen'], MAX_SEEN);
+  if (seen.length > 0) out.seen = new Set(seen);
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.trunc(v) : 0);
   out.actions = num(r['actions']);
   out.failures = num(r['failures']);
-  out.errors = stringArray(r['errors'], MAX_ERRORS);
+  const errors = stringArray(r['errors'], MAX_ERRORS);
+  if (errors.length > 0) out.errors = errors;
   out.last = r['last'] === 'ok' || r['last'] === 'failed' ? r['last'] : 'none';
   const unbacked = r['unbacked'];
   if (unbacked && typeof unbacked === 'object' && !Array.isArray(unbacked)) {
-    for (const [k, v] of Object.entries(unbacked).slice(-MAX_CLAIM_KEYS)) if (num(v) > 0) out.unbacked[k] = num(v);
+    for (const [k, v] of Object.entries(unbacked).slice(-MAX_CLAIM_KEYS)) if (num(v) > 0) (out.unbacked ??= {})[k] = num(v);
   }
   return out;
 }
@@ -92,7 +101,7 @@ export class UnverifiedClaimDetector implements StepDetector {
     if (!wellFormed(step)) return [];
     const state = this.runs.of(step);
     const map = ctx.map;
-    if (map) for (const key of leavesSeenIn(step, map, state.seen)) state.seen.add(key);
+    if (map) for (const key of leavesSeenIn(step, map, state.seen ?? NONE)) (state.seen ??= new Set()).add(key);
     switch (step.kind) {
       case 'action':
         state.actions += 1;
@@ -120,7 +129,7 @@ export class UnverifiedClaimDetector implements StepDetector {
     state.last = ok ? 'ok' : 'failed';
     if (ok) {
       state.failures = 0;
-      state.errors = [];
+      state.errors = NOTHING;
       return;
     }
     state.failures += 1;
@@ -139,10 +148,10 @@ export class UnverifiedClaimDetector implements StepDetector {
       return claim?.kind === 'blocked' ? this.blocked(step, state, ctx, `milestone ${id} failed: "${preview(claim.phrase)}"`, id) : [];
     }
     if (!map) return [];
-    const verdict = judgeDone(map, id, state.seen);
+    const verdict = judgeDone(map, id, state.seen ?? NONE);
     this.lastDone = { eventId: step.eventId, verdict };
     if (verdict.verdict !== 'contradicted') {
-      if (verdict.verdict === 'verified') delete state.unbacked[`done:${id}`];
+      if (verdict.verdict === 'verified' && state.unbacked) delete state.unbacked[`done:${id}`];
       return [];
     }
     const missing = verdict.missing.map((l) => describeLeaf(l.validator));
@@ -170,7 +179,7 @@ export class UnverifiedClaimDetector implements StepDetector {
         lastOutcome: state.last,
         failedAttempts: state.failures,
         requiredAttempts: needed,
-        ...(state.errors.length > 0 ? { errors: state.errors } : {}),
+        ...(state.errors.length > 0 ? { errors: [...state.errors] } : {}),
         missing: state.actions === 0 ? 'a tool call that tried the blocked step' : `${needed} failed call${needed === 1 ? '' : 's'} at the impasse (${why})`,
       },
       `The agent claims it is blocked (${said}), but ${why}.`,
@@ -181,7 +190,7 @@ export class UnverifiedClaimDetector implements StepDetector {
     const open: string[] = [];
     const missing: string[] = [];
     for (const m of map.milestones) {
-      const v = judgeDone(map, m.id, state.seen);
+      const v = judgeDone(map, m.id, state.seen ?? NONE);
       if (v.verdict !== 'contradicted') continue;
       open.push(m.id);
       missing.push(`${m.id}: ${v.missing.map((l) => describeLeaf(l.validator)).join(', ')}`);
@@ -191,17 +200,18 @@ export class UnverifiedClaimDetector implements StepDetector {
   }
 
   private unbacked(step: StepEvent, state: ClaimRunState, ctx: DetectionContext, key: string, evidence: Record<string, JsonValue>, message: string): DeviationDraft[] {
-    const count = (state.unbacked[key] ?? 0) + 1;
-    delete state.unbacked[key];
-    state.unbacked[key] = count;
-    const keys = Object.keys(state.unbacked);
-    if (keys.length > MAX_CLAIM_KEYS) delete state.unbacked[keys[0]];
+    const unbacked = (state.unbacked ??= {});
+    const count = (unbacked[key] ?? 0) + 1;
+    delete unbacked[key];
+    unbacked[key] = count;
+    const keys = Object.keys(unbacked);
+    if (keys.length > MAX_CLAIM_KEYS) delete unbacked[keys[0]];
     const critical = count >= (ctx.policy.verification.claimCritical ?? 2);
     return [{ detector: 'unverified_claim', level: critical ? 'critical' : 'warning', count, atSeq: step.seq, loopStartSeq: step.seq, evidence: { ...evidence, claims: count }, message }];
   }
 
   exportState(tenantId: string, agentId: string): unknown {
-    return this.runs.export(tenantId, agentId, (s) => ({ ...s, seen: [...s.seen] }));
+    return this.runs.export(tenantId, agentId, (s) => ({ ...s, seen: s.seen ? [...s.seen] : undefined }));
   }
 
   importState(tenantId: string, agentId: string, state: unknown): void {
