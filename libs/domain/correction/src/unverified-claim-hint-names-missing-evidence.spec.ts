@@ -44,7 +44,13 @@ describe('unverified_claim hint: names the claim and the missing evidence', () =
   it('for a blocked claim: the failed call that would back it, and why it is missing', () => {
     const map = testMap();
     const s = stepsOf();
-    const [deviation] = claims(map, [s.act('web_search', { query: 'acme pricing' }), s.result('web_search', true, 'Acme: price $10'), s.say('I cannot proceed: the pricing pages are private.')]);
+    const [deviation] = claims(map, [
+      s.act('fetch_page', { url: 'https://acme.example/pricing' }),
+      s.result('fetch_page', false, '429 Too Many Requests'),
+      s.act('fetch_page', { url: 'https://acme.example/pricing' }),
+      s.result('fetch_page', true, 'Acme: price $10'),
+      s.say('I cannot proceed: the pricing pages are private.'),
+    ]);
     const text = buildHintText({ deviation, map, milestoneId: 'm2' });
     expect(text).toContain('You said you are blocked, but the tools do not show it: missing 1 failed call at the impasse (the last call succeeded).');
     expect(text).toContain('Next action: try milestone m2 ("Collect pricing for 5 competitors") another way with the tools');

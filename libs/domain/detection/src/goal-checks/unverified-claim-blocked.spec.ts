@@ -14,16 +14,20 @@ describe('unverified_claim: a claim of being blocked', () => {
       ['unverified_claim', 'warning', 1],
       ['unverified_claim', 'critical', 2],
     ]);
-    expect(out[0].evidence).toMatchObject({ claim: 'blocked', calls: 0, lastOutcome: 'none', missing: 'a tool call that tried the blocked step' });
-    expect(out[0].message).toContain('no tool was called in the run');
+    expect(out[0].evidence).toMatchObject({ claim: 'blocked', lastOutcome: 'none', failedAttempts: 0, missing: '1 failed call at the impasse (no call failed in the run)' });
+    expect(out[0].message).toContain('no call failed in the run');
   });
 
-  it('after calls that succeeded is a warning (the last call succeeded)', () => {
+  it('after calls that succeeded is a warning (no call failed; or the last call succeeded after a failure)', () => {
     const s = agentSteps();
     const out = run(goalEngine(map), [s.act('http_get', { url: 'https://reports/q3.pdf' }), s.result('http_get', true, '%PDF-1.7 ... 42 pages'), s.say('Unable to proceed: the report cannot be read.')]);
     expect(out.map((d) => [d.detector, d.level])).toEqual([['unverified_claim', 'warning']]);
-    expect(out[0].evidence).toMatchObject({ lastOutcome: 'ok', failedAttempts: 0, requiredAttempts: 1 });
-    expect(out[0].message).toContain('the last call succeeded');
+    expect(out[0].evidence).toMatchObject({ failedAttempts: 0, requiredAttempts: 1 });
+    const t = agentSteps('a2');
+    const retried = [t.act('http_get', { url: 'x' }), t.result('http_get', false, '503 Service Unavailable'), t.act('http_get', { url: 'x' }), t.result('http_get', true, '%PDF-1.7'), t.say('I cannot proceed.')];
+    const [claim] = run(goalEngine(map), retried);
+    expect(claim.evidence).toMatchObject({ lastOutcome: 'ok', failedAttempts: 0 });
+    expect(claim.message).toContain('the last call succeeded');
   });
 
   it('is clean when the last calls failed with the blocking error (EN, ZH, FR)', () => {

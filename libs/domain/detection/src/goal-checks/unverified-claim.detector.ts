@@ -11,28 +11,26 @@ import type { DetectionContext, DeviationDraft, StepDetector } from '../types';
 import type { AgentSlots } from '../state/agent-runs';
 import { describeLeaf, judgeDone, leavesSeenIn, type ClaimVerdict } from './claim-evidence';
 import { readClaim } from './claim-phrases';
+import { RUN_ID_FIELD } from '../state/agent-runs';
 import { RunStates, stringArray } from './run-states';
 
 const MAX_SEEN = 7 * 16;
 const MAX_CLAIM_KEYS = 16;
-const MAX_ERRORS = 3;
 const MAX_PREVIEW = 160;
 
-const NOTHING: readonly string[] = Object.freeze([]);
 const NONE: ReadonlySet<string> = new Set<string>();
 
 /**
- * What one run has shown: the evidence leaves seen, its calls and failures, and the unbacked claims so far.
- * Every run has one (a "blocked" is judged against its calls), so the collections stay shared empties until
- * the run has something to keep (DESIGN §7 memory budget).
+ * What one run has shown: the evidence leaves seen, its failures at the end, and the unbacked claims so
+ * far. A run has one only from its first failed call, evidence leaf or claim on (DESIGN §7 memory budget:
+ * a run whose calls all succeed keeps nothing; no state reads as "no call failed").
  */
 class ClaimRunState {
+  /** The run id (RunKey: an agent's single run is held without a wrapper). */
+  runId = '';
   seen: Set<string> | undefined;
-  /** Calls made in the run. */
-  actions = 0;
-  /** Failed outcomes since the last successful one, and their latest distinct errors. */
+  /** Failed outcomes since the last successful one. */
   failures = 0;
-  errors: readonly string[] = NOTHING;
   /** The outcome of the newest call: 'none' before the first. */
   last: 'none' | 'ok' | 'failed' = 'none';
   /** Unbacked claims by kind (`done:<milestone>`, `blocked`, `finished`). */
@@ -46,10 +44,7 @@ function revive(raw: unknown): ClaimRunState | undefined {
   const seen = stringArray(r['seen'], MAX_SEEN);
   if (seen.length > 0) out.seen = new Set(seen);
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.trunc(v) : 0);
-  out.actions = num(r['actions']);
   out.failures = num(r['failures']);
-  const errors = stringArray(r['errors'], MAX_ERRORS);
-  if (errors.length > 0) out.errors = errors;
   out.last = r['last'] === 'ok' || r['last'] === 'failed' ? r['last'] : 'none';
   const unbacked = r['unbacked'];
   if (unbacked && typeof unbacked === 'object' && !Array.isArray(unbacked)) {
@@ -86,7 +81,7 @@ function preview(text: string): string {
 
 export class UnverifiedClaimDetector implements StepDetector {
   readonly name = 'unverified_claim' as const;
-  private readonly runs = new RunStates<ClaimRunState>(() => new ClaimRunState(), revive);
+  private readonly runs = new RunStates<ClaimRunState>(() => new ClaimRunState(), revive, RUN_ID_FIELD);
   /** The verdict on the newest `done` judged, for verification_failed_repeat (it runs after this detector). */
   private lastDone: { eventId: string; verdict: ClaimVerdict } | undefined;
 
@@ -99,45 +94,42 @@ export class UnverifiedClaimDetector implements StepDetector {
     const settings = ctx.policy.verification;
     if (!settings.enabled || !settings.claims) return [];
     if (!wellFormed(step)) return [];
-    const state = this.runs.of(step);
+    const held = this.runs.peek(step);
     const map = ctx.map;
-    if (map) for (const key of leavesSeenIn(step, map, state.seen ?? NONE)) (state.seen ??= new Set()).add(key);
-    switch (step.kind) {
-      case 'action':
-        state.actions += 1;
-        return [];
-      case 'observation': {
-        const { ok, error, errorCode } = step.observation;
-        this.outcome(state, ok === true, typeof error === 'string' ? error : typeof errorCode === 'string' ? errorCode : undefined);
-        return [];
+    if (map) {
+      const seen = leavesSeenIn(step, map, held?.seen ?? NONE);
+      if (seen.length > 0) {
+        const state = held ?? this.runs.of(step);
+        for (const key of seen) (state.seen ??= new Set()).add(key);
       }
+    }
+    const state = (): ClaimRunState => this.runs.of(step);
+    switch (step.kind) {
+      case 'observation':
+        if (step.observation.ok !== true) {
+          const s = state();
+          s.failures += 1;
+          s.last = 'failed';
+        } else if (held) {
+          held.failures = 0;
+          held.last = 'ok';
+        }
+        return [];
       case 'message': {
         if (step.message.role !== 'assistant' || step.message.type === 'thought') return [];
         const claim = readClaim(step.message.text);
         if (!claim) return [];
-        if (claim.kind === 'blocked') return this.blocked(step, state, ctx, `"${preview(claim.phrase)}"`);
-        return map ? this.finished(step, state, map, ctx, claim.phrase) : [];
+        if (claim.kind === 'blocked') return this.blocked(step, held, state, ctx, `"${preview(claim.phrase)}"`);
+        return map ? this.finished(step, held, state, map, ctx, claim.phrase) : [];
       }
       case 'milestone':
-        return this.milestone(step, state, map, ctx);
+        return this.milestone(step, held, state, map, ctx);
       default:
         return [];
     }
   }
 
-  private outcome(state: ClaimRunState, ok: boolean, error: string | undefined): void {
-    state.last = ok ? 'ok' : 'failed';
-    if (ok) {
-      state.failures = 0;
-      state.errors = NOTHING;
-      return;
-    }
-    state.failures += 1;
-    const e = preview(error ?? 'failed');
-    state.errors = [...state.errors.filter((x) => x !== e), e].slice(-MAX_ERRORS);
-  }
-
-  private milestone(step: Extract<StepEvent, { kind: 'milestone' }>, state: ClaimRunState, map: CognitiveMap | undefined, ctx: DetectionContext): DeviationDraft[] {
+  private milestone(step: Extract<StepEvent, { kind: 'milestone' }>, held: ClaimRunState | undefined, state: () => ClaimRunState, map: CognitiveMap | undefined, ctx: DetectionContext): DeviationDraft[] {
     const { id, status } = step.milestone;
     const evidence = typeof step.milestone.evidence === 'string' ? step.milestone.evidence : undefined;
     if (status === 'started') return [];
@@ -145,58 +137,58 @@ export class UnverifiedClaimDetector implements StepDetector {
       // A failure whose reason says the agent cannot go on is a "blocked" claim; any other failure is the
       // verification's (verification_failed_repeat counts it).
       const claim = evidence ? readClaim(evidence) : undefined;
-      return claim?.kind === 'blocked' ? this.blocked(step, state, ctx, `milestone ${id} failed: "${preview(claim.phrase)}"`, id) : [];
+      return claim?.kind === 'blocked' ? this.blocked(step, held, state, ctx, `milestone ${id} failed: "${preview(claim.phrase)}"`, id) : [];
     }
     if (!map) return [];
-    const verdict = judgeDone(map, id, state.seen ?? NONE);
+    const verdict = judgeDone(map, id, held?.seen ?? NONE);
     this.lastDone = { eventId: step.eventId, verdict };
     if (verdict.verdict !== 'contradicted') {
-      if (verdict.verdict === 'verified' && state.unbacked) delete state.unbacked[`done:${id}`];
+      if (verdict.verdict === 'verified' && held?.unbacked) delete held.unbacked[`done:${id}`];
       return [];
     }
     const missing = verdict.missing.map((l) => describeLeaf(l.validator));
-    return this.unbacked(step, state, ctx, `done:${id}`, { claim: 'done', milestoneId: id, missing: missing.join('; ') }, `Milestone ${id} claimed done, but its validator is not satisfied: missing ${missing.join('; ')} in the run.`);
+    return this.unbacked(step, state(), ctx, `done:${id}`, { claim: 'done', milestoneId: id, missing: missing.join('; ') }, `Milestone ${id} claimed done, but its validator is not satisfied: missing ${missing.join('; ')} in the run.`);
   }
 
-  private blocked(step: StepEvent, state: ClaimRunState, ctx: DetectionContext, said: string, milestoneId?: string): DeviationDraft[] {
+  private blocked(step: StepEvent, held: ClaimRunState | undefined, state: () => ClaimRunState, ctx: DetectionContext, said: string, milestoneId?: string): DeviationDraft[] {
     const needed = ctx.policy.verification.blockedAttempts ?? 1;
-    if (state.failures >= needed) return [];
+    const failures = held?.failures ?? 0;
+    if (failures >= needed) return [];
+    const last = held?.last ?? 'none';
     const why =
-      state.actions === 0
-        ? 'no tool was called in the run'
-        : state.last === 'ok'
-          ? 'the last call succeeded'
-          : `${state.failures} failed call${state.failures === 1 ? '' : 's'} at the impasse, ${needed} needed`;
+      last === 'ok'
+        ? 'the last call succeeded'
+        : failures === 0
+          ? 'no call failed in the run'
+          : `${failures} failed call${failures === 1 ? '' : 's'} at the impasse, ${needed} needed`;
     return this.unbacked(
       step,
-      state,
+      state(),
       ctx,
       'blocked',
       {
         claim: 'blocked',
         ...(milestoneId !== undefined ? { milestoneId } : {}),
-        calls: state.actions,
-        lastOutcome: state.last,
-        failedAttempts: state.failures,
+        lastOutcome: last,
+        failedAttempts: failures,
         requiredAttempts: needed,
-        ...(state.errors.length > 0 ? { errors: [...state.errors] } : {}),
-        missing: state.actions === 0 ? 'a tool call that tried the blocked step' : `${needed} failed call${needed === 1 ? '' : 's'} at the impasse (${why})`,
+        missing: `${needed} failed call${needed === 1 ? '' : 's'} at the impasse (${why})`,
       },
       `The agent claims it is blocked (${said}), but ${why}.`,
     );
   }
 
-  private finished(step: StepEvent, state: ClaimRunState, map: CognitiveMap, ctx: DetectionContext, phrase: string): DeviationDraft[] {
+  private finished(step: StepEvent, held: ClaimRunState | undefined, state: () => ClaimRunState, map: CognitiveMap, ctx: DetectionContext, phrase: string): DeviationDraft[] {
     const open: string[] = [];
     const missing: string[] = [];
     for (const m of map.milestones) {
-      const v = judgeDone(map, m.id, state.seen ?? NONE);
+      const v = judgeDone(map, m.id, held?.seen ?? NONE);
       if (v.verdict !== 'contradicted') continue;
       open.push(m.id);
       missing.push(`${m.id}: ${v.missing.map((l) => describeLeaf(l.validator)).join(', ')}`);
     }
     if (open.length === 0) return [];
-    return this.unbacked(step, state, ctx, 'finished', { claim: 'finished', phrase: preview(phrase), milestones: open, missing: missing.join('; ') }, `The agent says "${preview(phrase)}", but milestones ${open.join(', ')} have no evidence (${missing.join('; ')}).`);
+    return this.unbacked(step, state(), ctx, 'finished', { claim: 'finished', phrase: preview(phrase), milestones: open, missing: missing.join('; ') }, `The agent says "${preview(phrase)}", but milestones ${open.join(', ')} have no evidence (${missing.join('; ')}).`);
   }
 
   private unbacked(step: StepEvent, state: ClaimRunState, ctx: DetectionContext, key: string, evidence: Record<string, JsonValue>, message: string): DeviationDraft[] {
