@@ -10,8 +10,8 @@ export type ClaimKind = 'blocked' | 'finished';
 const BLOCKED: readonly RegExp[] = [
   /\b(?:i|we)(?:'m| am|'re| are)\s+(?:now\s+|currently\s+|completely\s+)?(?:blocked|unable to (?:continue|proceed|go (?:on|any further)))\b/i,
   /\b(?:i|we)\s+(?:cannot|can't|can ?not|could not|couldn't)\s+(?:continue|proceed|go (?:on|any further)|make (?:any )?(?:further )?progress)\b/i,
-  /\bunable to (?:continue|proceed)\b/i,
-  /\bcannot proceed\b/i,
+  // "Unable to proceed: …" opening a message; a bare "cannot proceed" describes a thing more often than the agent.
+  /^\s*(?:i am |i'm )?unable to (?:continue|proceed)\b/im,
   /\b(?:i|we)\s+(?:have to|must|need to|will have to)\s+stop (?:here|now|working)\b/i,
   /\b(?:i|we)(?:'m| am)? giv(?:e|ing) up\b/i,
   /无法继续|不能继续|无法进行下去|我被(?:阻塞|卡住)|我卡住了|只能停止/,

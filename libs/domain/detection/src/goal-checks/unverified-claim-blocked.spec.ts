@@ -51,6 +51,7 @@ describe('unverified_claim: a claim of being blocked', () => {
       { ...u.say("I'm blocked, maybe? Let me look again."), message: { role: 'assistant' as const, text: "I'm blocked, maybe?", type: 'thought' as const } },
       { ...u.say(''), message: { role: 'user' as const, text: 'I am blocked on my side, take your time.' } },
       u.say('I am not blocked: the report is downloading.'),
+      u.say('The default config cannot proceed without a cache, so I will switch to the fast path.'),
     ];
     expect(run(goalEngine(map), quiet)).toEqual([]);
   });
