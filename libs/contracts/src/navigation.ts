@@ -50,6 +50,8 @@ export const DETECTORS = [
   'cycle_repeat',
   'content_repetition',
   'compaction_loop',
+  // Claims of done, blocked or finished that the tools' results do not back (issue #32).
+  'unverified_claim',
 ] as const;
 export const DetectorName = z.enum(DETECTORS);
 export type DetectorName = z.infer<typeof DetectorName>;

@@ -146,8 +146,19 @@ export const ConstraintSettings = z.object({
   /** Embedder fallback for prohibitions no rule covers: similarity of the action to the constraint at or above this is a warning. */
   embedderThreshold: ratio,
 });
-/** `verification_failed_repeat`: the same milestone reported failed this many times is critical. */
-export const VerificationSettings = z.object({ enabled: z.boolean(), failures: count });
+/**
+ * `verification_failed_repeat`: the same milestone reported failed this many times is critical.
+ * `unverified_claim` (PROJECT-RULES.md P9): claims of done / blocked / finished checked against what the
+ * tools said. `claims` absent or false = off; `blockedAttempts`: failed calls at the impasse that back a
+ * "blocked" (default 1); `claimCritical`: unverified claims of one kind in a run that are critical (default 2).
+ */
+export const VerificationSettings = z.object({
+  enabled: z.boolean(),
+  failures: count,
+  claims: z.boolean().optional(),
+  blockedAttempts: count.optional(),
+  claimCritical: count.optional(),
+});
 /** `align_check_failed`: read the agent's [ALIGN-CHECK] blocks. */
 export const AlignCheckSettings = z.object({ enabled: z.boolean() });
 /** `plan_off_goal`: each sub-goal of a plan must serve an anchor or milestone (terms first, then embedder similarity ≥ threshold). */

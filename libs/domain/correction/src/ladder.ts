@@ -55,6 +55,8 @@ const CRITICAL_ENTRY: Record<DetectorName, Rung> = {
   cross_agent_cycle: CRITICAL,
   align_check_failed: SEVERE,
   plan_off_goal: SEVERE,
+  // Unbacked claims again and again: the agent's picture of its progress is wrong, so it replans.
+  unverified_claim: SEVERE,
 };
 
 /** Warnings that enter above the bottom rung: the agent's own self-check saying no is a rollback trigger. */

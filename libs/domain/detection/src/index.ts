@@ -23,6 +23,7 @@ export {
   AlignCheckDetector,
   ConstraintRulesDetector,
   PlanOffGoalDetector,
+  UnverifiedClaimDetector,
   VerificationRepeatDetector,
   alignCheckBlock,
   readAlignCheck,

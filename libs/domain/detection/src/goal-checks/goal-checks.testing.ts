@@ -27,6 +27,8 @@ export function agentSteps(agentId = 'a1', runId = 'r1') {
   };
   return {
     act: (tool: string, args: Record<string, JsonValue> = {}): StepEvent => ({ ...base(), kind: 'action', action: { tool, args } }),
+    /** A tool's outcome: content on success, the error on failure. */
+    result: (tool: string, ok: boolean, text: string): StepEvent => ({ ...base(), kind: 'observation', observation: { tool, ok, ...(ok ? { content: text } : { error: text }) } }),
     output: (text: string): StepEvent => ({ ...base(), kind: 'message', message: { role: 'assistant', text, type: 'output' } }),
     say: (text: string): StepEvent => ({ ...base(), kind: 'message', message: { role: 'assistant', text } }),
     feedback: (text: string): StepEvent => ({ ...base(), kind: 'feedback', feedback: { text } }),

@@ -1,6 +1,7 @@
 /**
  * `verification_failed_repeat` (the doom-loop report's "verification keeps failing"): the same milestone
- * reported `failed` `policy.verification.failures` times (default 3) in a run, with no `done` in between,
+ * reported `failed` `policy.verification.failures` times (default 3) in a run, with no verified `done` in
+ * between (a `done` whose validator is not satisfied counts as a failure: PROJECT-RULES.md P9),
  * is critical — the ladder freezes the agent and escalates. Evidence lists every attempt with its seq
  * and evidence text, so the escalation shows a human what was tried.
  */
@@ -10,6 +11,8 @@ import type { AgentSlots } from '../state/agent-runs';
 import { SmallMap } from '../state/small-map';
 import { RUN_ID_FIELD } from '../state/agent-runs';
 import { RunStates } from './run-states';
+import { describeLeaf } from './claim-evidence';
+import type { UnverifiedClaimDetector } from './unverified-claim.detector';
 
 const MAX_ATTEMPTS = 8;
 const MAX_MILESTONES = 16;
@@ -90,15 +93,24 @@ export class VerificationRepeatDetector implements StepDetector {
   readonly name = 'verification_failed_repeat' as const;
   private readonly runs = new RunStates<VerificationRunState>(() => new VerificationRunState(), revive, RUN_ID_FIELD);
 
+  /** `claims`: the claim checker that runs before this detector, whose verdict on a `done` it reads. */
+  constructor(private readonly claims?: Pick<UnverifiedClaimDetector, 'verdictOf'>) {}
+
   onStep(step: StepEvent, _position: Position | undefined, ctx: DetectionContext): DeviationDraft[] {
     const settings = ctx.policy.verification;
-    if (!settings.enabled || step.kind !== 'milestone') return [];
-    const { id, status, evidence } = step.milestone;
+    if (!settings.enabled || step.kind !== 'milestone' || !step.milestone || typeof step.milestone.id !== 'string') return [];
+    const { id, status } = step.milestone;
+    let evidence = typeof step.milestone.evidence === 'string' ? step.milestone.evidence : undefined;
     if (status === 'done') {
-      this.runs.peek(step)?.delete(id);
-      return [];
-    }
-    if (status !== 'failed') return [];
+      // A `done` its validator contradicts (P9, judged by unverified_claim just before) is one more failed
+      // verification, not a success: a validator that fails on every attempt is seen here.
+      const judged = this.claims?.verdictOf(step);
+      if (judged?.verdict !== 'contradicted') {
+        this.runs.peek(step)?.delete(id);
+        return [];
+      }
+      evidence = `claimed done; missing ${judged.missing.map((l) => describeLeaf(l.validator)).join(', ')}`;
+    } else if (status !== 'failed') return [];
     // A run keeps state from its first failed verification on (DESIGN §7 memory budget).
     const state = this.runs.of(step);
     const record = state.get(id) ?? new Failures();

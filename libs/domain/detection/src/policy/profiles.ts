@@ -60,7 +60,9 @@ const EMBEDDERS: PolicySettings['embedders'] = {
 };
 /** The checks of issue 18 (constraint rules, verification, self-check, plans, anchors, delegation cycles). */
 const NAVIGATOR_CHECKS: Pick<PolicySettings, 'verification' | 'alignCheck' | 'planCheck' | 'anchors' | 'crossAgent'> = {
-  verification: { enabled: true, failures: 3 },
+  // Claims checked against the tools (P9): one failed call at the impasse backs a "blocked"; the second
+  // unverified claim of a kind in a run is critical.
+  verification: { enabled: true, failures: 3, claims: true, blockedAttempts: 1, claimCritical: 2 },
   alignCheck: { enabled: true },
   // Hashing embedder: a sub-goal about the same thing as a milestone scores ≥0.3 (see plan-off-goal specs).
   planCheck: { enabled: true, threshold: 0.3 },
@@ -95,7 +97,7 @@ const openclaw: PolicySettings = {
   correction: CORRECTION,
   embedders: EMBEDDERS,
   // OpenClaw has none of these checks.
-  verification: { ...NAVIGATOR_CHECKS.verification, enabled: false },
+  verification: { enabled: false, failures: 3 },
   alignCheck: { enabled: false },
   planCheck: { ...NAVIGATOR_CHECKS.planCheck, enabled: false },
   anchors: NAVIGATOR_CHECKS.anchors,
@@ -157,6 +159,8 @@ const strict: PolicySettings = {
   repetition: { ...balanced.repetition, window: 4, threshold: 0.9 },
   stagnation: { ...balanced.stagnation, warningSteps: 25, criticalSteps: 50, warningFactor: 4, criticalFactor: 8 },
   correction: { ...CORRECTION, toleranceSteps: 2 },
+  // Two failed calls at an impasse before a "blocked" is believed (the issue's "minimum distinct attempts").
+  verification: { ...NAVIGATOR_CHECKS.verification, blockedAttempts: 2 },
   cycle: { enabled: true, maxPeriod: 5, warning: 2, critical: 4 },
   contentRepetition: { enabled: true, minChunkChars: 20, warning: 3, critical: 5 },
   compactionLoop: { enabled: true, minActionsBetween: 5, warning: 2, critical: 4 },

@@ -39,7 +39,10 @@ export class AgentState {
   private p1: unknown = undefined;
   private p2: unknown = undefined;
   private p3: unknown = undefined;
-  /** Slots past the fourth, for engines with more hosted plug-ins. */
+  // Five fields: the navigator hosts five (semantic_repetition, drift, constraint rules, unverified_claim,
+  // verification_failed_repeat); a fifth in pMore cost ~100 bytes an agent that uses it (an array grown).
+  private p4: unknown = undefined;
+  /** Slots past the fifth, for engines with more hosted plug-ins. */
   private pMore: unknown[] | null = null;
 
   constructor(tenantId: string, agentId: string) {
@@ -87,7 +90,8 @@ export class AgentState {
       case 1: return this.p1;
       case 2: return this.p2;
       case 3: return this.p3;
-      default: return this.pMore?.[index - 4];
+      case 4: return this.p4;
+      default: return this.pMore?.[index - 5];
     }
   }
 
@@ -97,9 +101,10 @@ export class AgentState {
       case 1: this.p1 = value; break;
       case 2: this.p2 = value; break;
       case 3: this.p3 = value; break;
+      case 4: this.p4 = value; break;
       default:
         if (value === undefined && !this.pMore) return;
-        (this.pMore ??= [])[index - 4] = value;
+        (this.pMore ??= [])[index - 5] = value;
     }
   }
 
@@ -109,6 +114,7 @@ export class AgentState {
     this.p1 = from.p1;
     this.p2 = from.p2;
     this.p3 = from.p3;
+    this.p4 = from.p4;
     this.pMore = from.pMore;
   }
 
