@@ -5,18 +5,11 @@
  */
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
-import { callGateway, GATEWAY_OPTIONS, GATEWAY_USAGE, gatewayTarget } from '../operator/gateway-client';
-
-const USAGE = `usage: wayfinder agent resume ID [--reason TEXT] [--gateway URL] [--key KEY]
-
-Resumes a frozen agent of the key's tenant (needs an operator key; a viewer key is refused).
-  --reason  why (kept in the agent's history, at most 4096 characters)
-${GATEWAY_USAGE}`;
+import { callGateway, GATEWAY_OPTIONS, gatewayTarget } from '../operator/gateway-client';
+import { agentHelp } from './agent.help';
 
 export const agentCommand: Command = {
-  name: 'agent',
-  summary: "resume a frozen agent of the key's tenant (agent resume ID)",
-  usage: USAGE,
+  ...agentHelp,
   async run(argv: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(argv, { ...GATEWAY_OPTIONS, reason: { type: 'string' } });
     const [action, ...rest] = positionals;

@@ -11,6 +11,7 @@ import { ConfigError, loadConfig } from '@wayfinder/config';
 import { keyOption, resolveKeyTenant } from '../operator/key-tenant';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
+import { tailHelp } from './tail.help';
 
 const TOPICS: Record<string, TopicName> = {
   deviations: 'wayfinder.deviations.v1',
@@ -19,19 +20,8 @@ const TOPICS: Record<string, TopicName> = {
   'would-send': 'wayfinder.would-send.v1',
 };
 
-const USAGE = `usage: wayfinder tail deviations|corrections|escalations|would-send [--agent A] [--key KEY] [--tenant T] [--kafka BROKERS] [--redis URL]
-
-Prints each new event of the key's tenant on the topic as a JSON line until Ctrl-C (would-send: what
-shadow-mode agents would have received). Topic names get WAYFINDER_TOPIC_PREFIX.
-  --key     the tenant's API key (env WAYFINDER_KEY): decides the tenant (WAYFINDER_API_KEYS, then the
-            Redis key store)
-  --tenant  optional check: refused unless it is the key's tenant
-  --agent   only this agent's events`;
-
 export const tailCommand: Command = {
-  name: 'tail',
-  summary: 'follow deviations, corrections, escalations or would-send records on Kafka',
-  usage: USAGE,
+  ...tailHelp,
   async run(argv: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(argv, {
       tenant: { type: 'string' }, agent: { type: 'string' }, key: { type: 'string' }, kafka: { type: 'string' }, redis: { type: 'string' },

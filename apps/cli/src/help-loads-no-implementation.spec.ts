@@ -1,0 +1,42 @@
+// `wayfinder --help` and `wayfinder <cmd> --help` answer from the commands' help modules alone: in a
+// real process (bin/wayfinder.js), none of the implementation's heavy packages (Nest, Kafka clients,
+// Redis, zod, OpenTelemetry) nor any command module is loaded. The gateway options' usage names the real
+// default port.
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { GATEWAY_DEFAULT_PORT } from '@wayfinder/config';
+import { COMMANDS } from './commands';
+import { GATEWAY_PORT_IN_USAGE } from './operator/gateway-usage';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+const bin = path.join(root, 'bin', 'wayfinder.js');
+const HEAVY = /node_modules\/(@nestjs|kafkajs|@platformatic\/kafka|ioredis|zod|@opentelemetry|rxjs)\/|\.command\.(ts|js)$/;
+
+/** Runs bin/wayfinder.js with `args` in a child; its stdout, exit code and every module it loaded. */
+function helpRun(args: string[]): { status: number | null; stdout: string; loaded: string[] } {
+  const script = `process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(Object.keys(require.cache)) + '\\n'));
+    process.argv.splice(1, 0, ${JSON.stringify(bin)});
+    require(${JSON.stringify(bin)});`;
+  const run = spawnSync(process.execPath, ['-e', script, '--', ...args], { cwd: root, encoding: 'utf8' });
+  const line = run.stderr.split('\n').find((l) => l.startsWith('LOADED '));
+  return { status: run.status, stdout: run.stdout, loaded: line ? (JSON.parse(line.slice('LOADED '.length)) as string[]) : [] };
+}
+
+describe('help loads no implementation', () => {
+  it.each([[['--help']], [['tail', '--help']], [['dlq', '--help']], [['start', '-h']]])('%j', (args) => {
+    const run = helpRun(args);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^usage: wayfinder /);
+    expect(run.loaded.some((f) => /[/\\]main\.(ts|js)$/.test(f))).toBe(true);
+    expect(run.loaded.filter((f) => HEAVY.test(f))).toEqual([]);
+  });
+
+  it('lists every command once, each with its usage', () => {
+    expect(new Set(COMMANDS.map((c) => c.name)).size).toBe(COMMANDS.length);
+    for (const c of COMMANDS) expect(c.usage).toMatch(new RegExp(`^usage: wayfinder ${c.name}`));
+  });
+
+  it("names the gateway's real default port", () => {
+    expect(GATEWAY_PORT_IN_USAGE).toBe(GATEWAY_DEFAULT_PORT);
+  });
+});
