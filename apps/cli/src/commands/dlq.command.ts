@@ -15,6 +15,7 @@ import { RedisReplayMarks } from '@wayfinder/redis';
 import type { ResolvedTenant } from '@wayfinder/tenancy';
 import { intOption, parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
+import { assertKafkaAnswers } from '../operator/kafka-probe';
 import { keyOption, resolveKeyTenant } from '../operator/key-tenant';
 import { progressOn } from '../progress';
 import { dlqHelp } from './dlq.help';
@@ -67,6 +68,7 @@ export const dlqCommand: Command = {
     try {
       if (action === 'replay' && tenant.role !== 'operator') throw new Error(`this key has the viewer role: it may only read; dlq replay needs an operator key`);
       const security = kafkaSecurity(config);
+      await assertKafkaAnswers(config.kafkaBrokers, security, `${config.kafkaClientId}-dlq`);
       const all = await readDeadLetters({ brokers: config.kafkaBrokers, security, topicPrefix: config.topicPrefix, clientId: `${config.kafkaClientId}-dlq`, topic, sinceMs });
       const mine = all.filter((r) => r.tenantId === tenant.tenantId);
       const dlq = dlqTopicOf(topic);
