@@ -23,7 +23,7 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
     return 0;
   }
   try {
-    return await command.run(rest, io);
+    return await (await command.load()).run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`wayfinder ${name}: ${error.message}\n`);

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Builds @wayfinder/sdk into dist/sdk as a standalone npm package: tsc compiles the SDK and the
-// contracts and domain libs it imports (CommonJS + .d.ts, under lib/), the `@wayfinder/*` path aliases
+// Builds @wayfinder/sdk into dist/sdk as a standalone npm package: tsc writes the .d.ts of the SDK and
+// of the contracts and domain libs it imports (under lib/) without type-checking them again (--noCheck:
+// `npm run typecheck` is what checks the code, and checking here took most of the build), swc compiles
+// each of those modules to CommonJS beside its .d.ts, the `@wayfinder/*` path aliases
 // are rewritten to relative paths (so nothing outside the package is needed), an ESM wrapper re-exports
 // each entry's names, and package.json declares zod and re2js (the tenants' regexes run with RE2 semantics) as its dependencies (kafkajs, @langchain/core and
 // ai are optional peers, loaded only by the Kafka transport and the adapters).
@@ -25,12 +27,33 @@ const ENTRIES = {
 };
 
 rmSync(out, { recursive: true, force: true });
-const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'libs', 'sdk', 'tsconfig.build.json')], {
+const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'libs', 'sdk', 'tsconfig.build.json'), '--emitDeclarationOnly', '--noCheck'], {
   stdio: 'inherit',
 });
 if (tsc.status !== 0) {
   process.stderr.write('build-package: tsc failed\n');
   process.exit(1);
+}
+// The JavaScript of every module tsc declared: libs/<m>.ts → lib/<m>.js (CommonJS, helpers inlined, so
+// the package needs no @swc/helpers).
+const swc = createRequire(import.meta.url)('@swc/core');
+const declared = [];
+(function walk(dir) {
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) walk(full);
+    else if (entry.endsWith('.d.ts')) declared.push(full);
+  }
+})(lib);
+for (const declaration of declared) {
+  const source = path.join(root, 'libs', path.relative(lib, declaration).replace(/\.d\.ts$/, '.ts'));
+  const { code } = swc.transformFileSync(source, {
+    swcrc: false,
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022', externalHelpers: false, keepClassNames: true },
+    module: { type: 'commonjs' },
+    sourceMaps: false,
+  });
+  writeFileSync(declaration.replace(/\.d\.ts$/, '.js'), code);
 }
 
 // `@wayfinder/x` → the compiled file of its alias target, relative to the importing file.

@@ -15,24 +15,10 @@ import { RedisReplayMarks } from '@wayfinder/redis';
 import type { ResolvedTenant } from '@wayfinder/tenancy';
 import { intOption, parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
+import { assertKafkaAnswers } from '../operator/kafka-probe';
 import { keyOption, resolveKeyTenant } from '../operator/key-tenant';
 import { progressOn } from '../progress';
-
-const USAGE = `usage: wayfinder dlq list TOPIC [--since ISO|DURATION] [--limit N] [--format table|jsonl] [--key KEY]
-       wayfinder dlq replay TOPIC [--since ISO|DURATION] [--key KEY]
-  [--kafka BROKERS] [--redis URL]
-
-The dead letters of the key's tenant on TOPIC.dlq (TOPIC like wayfinder.steps.v1), read from Kafka.
-  list     each dead letter: its place on the DLQ, when, source topic/partition/offset, attempts, event
-           id, whether it was replayed, and the error (--format jsonl: one JSON object each)
-  replay   re-publishes each one not replayed yet to TOPIC (same key, same bytes, so the same eventId:
-           processed once) and marks it replayed (Redis), so a second replay sends nothing; records
-           that still fail TOPIC's schema are reported and not sent. Needs an operator key.
-  --since  only dead letters from this time on: an ISO time (2026-12-01T10:00:00Z) or a duration back
-           from now (90s, 30m, 2h, 7d)
-  --limit  list at most N, the newest (default 100)
-  --key    the tenant's API key (env WAYFINDER_KEY): decides the tenant
-Topic names get WAYFINDER_TOPIC_PREFIX; brokers WAYFINDER_KAFKA_BROKERS, Redis WAYFINDER_REDIS_URL.`;
+import { dlqHelp } from './dlq.help';
 
 const DURATION = /^(\d+)(s|m|h|d)$/;
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -55,9 +41,7 @@ function topicOption(value: string | undefined): TopicName {
 }
 
 export const dlqCommand: Command = {
-  name: 'dlq',
-  summary: "list or replay the key's tenant's dead letters of a topic (Kafka)",
-  usage: USAGE,
+  ...dlqHelp,
   async run(argv: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(argv, {
       since: { type: 'string' }, limit: { type: 'string' }, format: { type: 'string' }, key: { type: 'string' }, kafka: { type: 'string' }, redis: { type: 'string' },
@@ -84,6 +68,7 @@ export const dlqCommand: Command = {
     try {
       if (action === 'replay' && tenant.role !== 'operator') throw new Error(`this key has the viewer role: it may only read; dlq replay needs an operator key`);
       const security = kafkaSecurity(config);
+      await assertKafkaAnswers(config.kafkaBrokers, security, `${config.kafkaClientId}-dlq`);
       const all = await readDeadLetters({ brokers: config.kafkaBrokers, security, topicPrefix: config.topicPrefix, clientId: `${config.kafkaClientId}-dlq`, topic, sinceMs });
       const mine = all.filter((r) => r.tenantId === tenant.tenantId);
       const dlq = dlqTopicOf(topic);

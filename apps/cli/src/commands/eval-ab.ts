@@ -10,21 +10,6 @@ import { renderAbReport } from '../demo/ab-report';
 import { intOption } from '../args';
 import { UsageError, type CommandIo } from '../command';
 
-export const AB_USAGE = `usage: wayfinder eval ab [--agents N] [--seed K] [--arms none,navigation,sham] [--rounds R] [--report FILE.html]
-
-Runs the same seeded fleet of simulated agents (30% fall into a failure; they answer what a correction
-says, libs/testing/src/fleet/recovery-model.ts) once per arm, each in its own embedded pipeline:
-  none        navigation runs but no correction reaches the agents
-  navigation  the corrections as published
-  sham        corrections at the same points of the rhythm, with generic content
-Prints one JSON object {seed, agents, rounds, arms: {…}, differences: {…}}: per arm tasksCompleted,
-anchorRecall, consistency, stepsPerCompletedTask, tokens, selfHealRate and selfHealByRung, escalations;
-differences against none with paired bootstrap 95% intervals over agents (seeded by --seed).
-  --agents N    fleet size (default 150)
-  --seed K      the same seed gives the same output (default 1)
-  --arms LIST   comma-separated subset of none,navigation,sham (default all three; differences need none)
-  --rounds R    the step budget: an agent still working after R rounds did not complete (default 150)
-  --report F    also write an HTML report with the arms side by side and persistence curves`;
 
 const MAX_AGENTS = 2_000;
 

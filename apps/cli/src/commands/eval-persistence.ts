@@ -20,26 +20,6 @@ import { prepareNavigation } from './navigation-setup';
 import { listStepFiles } from './step-files';
 import { readStepFile } from './step-lines';
 
-export const PERSISTENCE_USAGE = `usage: wayfinder eval persistence PATH… [--task FILE.json | --goal TEXT] [--format json|table] [--curve DIR]
-                                [--policy FILE.json] [--profile NAME]
-
-Scores goal persistence of every run (one agent on one task in one file) in the StepEvent JSONL files
-or folders given, with navigation running over them as in replay --corrections. Prints one JSON object
-per run and a last line {"summary": …}:
-  anchorRecall          anchors met in the run's final output ÷ anchors (null: the map has no anchors)
-  anchors               per anchor: finalCount, reachedCount, outcome met | metLate | missed
-  trajectoryConsistency share of judged steps serving an open anchor or the current milestone
-  ruleCoverage          share of judged steps decided by rules (the rest by the hashing embedder)
-  deviations, deviationEpisodes, returned, meanReturnLength (steps from a deviation to the next progress)
-  resourceEfficiency    {tokens, calls} on serving steps ÷ all (null when the run reports none)
-  selfHealRate, selfHealByRung, corrections
-  goalSource            task-line | task-option | goal-option | first-user-message | first-message
-options:
-  --task FILE.json      a wayfinder.task.v1 TaskSpec whose goal, milestones and anchors every run is scored on
-  --goal TEXT           a goal every run is scored on
-  --format json|table   json (default) or a table for people
-  --curve DIR           write each run's persistence curve as DIR/<agent>.svg
-  --policy, --profile   the navigation policy, as for replay`;
 
 type GoalSource = 'task-option' | 'goal-option' | 'task-line' | 'first-user-message' | 'first-message';
 

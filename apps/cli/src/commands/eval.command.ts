@@ -12,40 +12,13 @@ import { parseCommandArgs } from '../args';
 import { navigationHandlers, prepareNavigation } from './navigation-setup';
 import { InvalidLineReporter } from './invalid-line-reporter';
 import { readStepFile, type StepLineStats } from './step-lines';
-import { PERSISTENCE_USAGE, runEvalPersistence } from './eval-persistence';
-import { AB_USAGE, runEvalAb } from './eval-ab';
+import { runEvalPersistence } from './eval-persistence';
+import { runEvalAb } from './eval-ab';
 import { progressOn } from '../progress';
-
-const USAGE = `usage: wayfinder eval trail DIR [--policy FILE.json] [--profile NAME] [--embedder NAME]
-       wayfinder eval persistence PATH… (see below)
-       wayfinder eval ab [--agents N] [--seed K] [--arms …] (see below)
-
-Reads DIR/labels.json and the StepEvent JSONL trace of each labelled row, runs the whole navigation on
-each trace (balanced profile unless told otherwise) and prints one JSON object:
-  traces, positives, negatives   loop positives are traces with a 'resource abuse' label
-  loop    recall, falsePositiveRate, localized (a loop deviation within [s-8, s+2] of a labelled seq s),
-          each with its 95% Wilson interval (recallInterval, falsePositiveRateInterval, localizedInterval),
-          and leadTime: calls from a caught loop's onset (the first call of its repeated pattern, the
-          deviation's loopStartSeq) to its first deviation, over the flagged positives (measured, mean,
-          median, max)
-  drift   the same three for 'drift' deviations against 'goal deviation' labels
-  profile the policy profile used
-
-options:
-  --policy FILE.json   a policy overlay over the profile
-  --profile NAME       balanced (default) | strict | lenient | openclaw
-  --embedder NAME      hashing | minilm | bge-zh for drift, semantic_repetition and monologue, with
-                       the policy's thresholds for that embedder (tool arguments keep hashing)
-
-${PERSISTENCE_USAGE}
-
-${AB_USAGE}
-`;
+import { evalHelp } from './eval.help';
 
 export const evalCommand: Command = {
-  name: 'eval',
-  summary: 'score navigation on labelled traces (eval trail DIR) goal persistence (eval persistence PATH…) and the navigation A/B (eval ab)',
-  usage: USAGE,
+  ...evalHelp,
   async run(argv: string[], io: CommandIo): Promise<number> {
     if (argv[0] === 'persistence') {
       const { values, positionals } = parseCommandArgs(argv.slice(1), {

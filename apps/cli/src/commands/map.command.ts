@@ -4,17 +4,10 @@ import { compileConstraints, constraintCoverage, parseTask, renderGoalBoard, top
 import { TASK_SCHEMA, TaskSpec, formatZodError, type CognitiveMap, type Validator } from '@wayfinder/contracts';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
-
-const USAGE = `usage: wayfinder map (--goal TEXT | --goal-file FILE | --task FILE.json) [--format json|text]
-
-Parses a goal (English or Chinese) or a wayfinder.task.v1 JSON file into a cognitive map: at most 7
-milestones forming a DAG with validators, quantitative anchors, and hard constraints.
-  --format  json (default): the wayfinder.map.v1 event; text: a readable outline`;
+import { mapHelp } from './map.help';
 
 export const mapCommand: Command = {
-  name: 'map',
-  summary: 'parse a goal or a task into a cognitive map',
-  usage: USAGE,
+  ...mapHelp,
   async run(argv: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(argv, {
       goal: { type: 'string' },

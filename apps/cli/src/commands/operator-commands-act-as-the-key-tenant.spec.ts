@@ -124,8 +124,11 @@ describe('operator commands through the gateway act as the key tenant', () => {
     const viewed = await cli('agent', 'resume', 'looper', ...as(viewer));
     expect(viewed.code).toBe(1);
     expect(viewed.err).toMatch(/\(403\): this key has the viewer role/);
-    const resumed = await cli('agent', 'resume', 'looper', '--reason', 'checked by a person', ...as(B));
-    expect(resumed).toMatchObject({ code: 0, out: 'resumed looper\n' });
+    const otherTenant = await cli('agent', 'resume', 'looper', '--tenant', 'globex', ...as(A));
+    expect(otherTenant.code).toBe(1);
+    expect(otherTenant.err).toBe('wayfinder agent: the gateway refused (403): this key belongs to another tenant than globex [tenantId]\n');
+    const resumed = await cli('agent', 'resume', 'looper', '--tenant', 'globex', '--reason', 'checked by a person', ...as(B));
+    expect(resumed).toMatchObject({ code: 0, out: 'resumed looper of tenant globex\n' });
     expect(await running.history.agentHistory('globex', 'looper', { kinds: ['ack'] })).toEqual([expect.objectContaining({ subject: 'resume', note: 'checked by a person' })]);
     expect(await running.history.agentHistory('acme', 'looper', { kinds: ['ack'] })).toEqual([]);
   });
@@ -141,6 +144,7 @@ describe('operator commands through the gateway act as the key tenant', () => {
     [['agent', 'pause', 'a1'], /^wayfinder agent: expected 'agent resume ID', got 'pause a1'/],
     [['agent', 'resume'], /^wayfinder agent: agent resume takes one agent ID/],
     [['agent', 'resume', 'a1', '--key', 'two words'], /^wayfinder agent: --key \(or WAYFINDER_KEY\) must be one key without whitespace/],
+    [['agent', 'resume', 'a1', '--tenant', 'two words'], /^wayfinder agent: --tenant: the tenant must not contain whitespace/],
   ])('%j exits 2 with a one-line reason', async (argv, reason) => {
     const { code, out, err } = await cli(...argv);
     expect(code).toBe(2);

@@ -12,18 +12,8 @@ import { POLICY_SCHEMA, TenantPolicy } from '@wayfinder/contracts';
 import { validatePolicy } from '@wayfinder/detection';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
-import { callGateway, GATEWAY_OPTIONS, GATEWAY_USAGE, gatewayTarget } from '../operator/gateway-client';
-
-const USAGE = `usage: wayfinder policy validate FILE
-       wayfinder policy get [--gateway URL] [--key KEY]
-       wayfinder policy set FILE [--gateway URL] [--key KEY]
-
-validate: checks a wayfinder.policy.v1 JSON file as set would send it (schema, eventId, ts and tenantId
-          may be left out): prints each problem as "path: reason" on a line and exits 2, or prints "valid".
-get:      prints the key's tenant's policy (JSON; the built-in profile's values when it set none).
-set:      validates FILE like validate (problems: printed, exit 2, nothing sent), then sets it as the key's
-          tenant's policy; schema, eventId, ts and tenantId may be left out of the file.
-${GATEWAY_USAGE}`;
+import { callGateway, GATEWAY_OPTIONS, gatewayTarget } from '../operator/gateway-client';
+import { policyHelp } from './policy.help';
 
 /** Every problem of a policy document, each with its path (`agents.bot-1.loop.warning: …`). */
 export function policyProblems(raw: unknown): string[] {
@@ -48,9 +38,7 @@ export function policyProblems(raw: unknown): string[] {
 }
 
 export const policyCommand: Command = {
-  name: 'policy',
-  summary: "validate a policy file, get or set the key's tenant's policy",
-  usage: USAGE,
+  ...policyHelp,
   async run(argv: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(argv, GATEWAY_OPTIONS);
     const [action, ...rest] = positionals;

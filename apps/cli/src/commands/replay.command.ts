@@ -14,28 +14,10 @@ import { correctionRow, deviationRow, escalationRow, tableHeader } from './repla
 import { listStepFiles } from './step-files';
 import { progressOn, type Progress } from '../progress';
 import { readStepFile, type StepLineStats } from './step-lines';
-
-const USAGE = `usage: wayfinder replay PATH… [--policy FILE.json] [--profile NAME] [--embedder NAME] [--corrections] [--format jsonl|table]
-
-Reads StepEvent JSONL files, or folders of them (every *.jsonl below, recursively, sorted), runs the whole
-navigation in process (localization, detectors, correction ladder) and writes one JSON object per line to
-stdout: each Deviation, and with --corrections each Correction and Escalation, in event order.
-A line that is not a valid wayfinder.step.v1 event is reported on stderr as FILE:LINE and skipped.
-A wayfinder.task.v1 line (a TaskSpec) gives the steps of its task a cognitive map to be localized on.
-
-options:
-  --policy FILE.json   a policy overlay (any subset of the TenantPolicy settings) over the profile
-  --profile NAME       balanced (default) | strict | lenient | openclaw
-  --embedder NAME      hashing | minilm | bge-zh for drift, semantic_repetition and monologue (tool
-                       arguments keep hashing; the policy's "embedders" section chooses per detector)
-  --corrections        also run the correction ladder and print corrections and escalations
-  --format FORMAT      jsonl (default) | table
-`;
+import { replayHelp } from './replay.help';
 
 export const replayCommand: Command = {
-  name: 'replay',
-  summary: 'replay StepEvent JSONL files through navigation; print deviations (and corrections)',
-  usage: USAGE,
+  ...replayHelp,
   async run(argv: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(argv, {
       policy: { type: 'string' },

@@ -7,10 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import type { TopicName } from '@wayfinder/contracts';
 import { KafkaBus } from '@wayfinder/bus';
-import { ConfigError, loadConfig } from '@wayfinder/config';
+import { ConfigError, kafkaSecurity, loadConfig } from '@wayfinder/config';
+import { assertKafkaAnswers } from '../operator/kafka-probe';
 import { keyOption, resolveKeyTenant } from '../operator/key-tenant';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
+import { tailHelp } from './tail.help';
 
 const TOPICS: Record<string, TopicName> = {
   deviations: 'wayfinder.deviations.v1',
@@ -19,19 +21,8 @@ const TOPICS: Record<string, TopicName> = {
   'would-send': 'wayfinder.would-send.v1',
 };
 
-const USAGE = `usage: wayfinder tail deviations|corrections|escalations|would-send [--agent A] [--key KEY] [--tenant T] [--kafka BROKERS] [--redis URL]
-
-Prints each new event of the key's tenant on the topic as a JSON line until Ctrl-C (would-send: what
-shadow-mode agents would have received). Topic names get WAYFINDER_TOPIC_PREFIX.
-  --key     the tenant's API key (env WAYFINDER_KEY): decides the tenant (WAYFINDER_API_KEYS, then the
-            Redis key store)
-  --tenant  optional check: refused unless it is the key's tenant
-  --agent   only this agent's events`;
-
 export const tailCommand: Command = {
-  name: 'tail',
-  summary: 'follow deviations, corrections, escalations or would-send records on Kafka',
-  usage: USAGE,
+  ...tailHelp,
   async run(argv: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(argv, {
       tenant: { type: 'string' }, agent: { type: 'string' }, key: { type: 'string' }, kafka: { type: 'string' }, redis: { type: 'string' },
@@ -51,7 +42,23 @@ export const tailCommand: Command = {
     const tenant = resolved.tenant.tenantId;
     if (values.tenant !== undefined && values.tenant !== tenant) throw new Error(`this key belongs to another tenant than ${values.tenant as string}`);
     const agent = values.agent as string | undefined;
-    const bus = new KafkaBus({ brokers: config.kafkaBrokers, clientId: `${config.kafkaClientId}-tail`, topicPrefix: config.topicPrefix });
+    const security = kafkaSecurity(config);
+    await assertKafkaAnswers(config.kafkaBrokers, security, `${config.kafkaClientId}-tail`);
+    // The client's own lines (one per retry) are not printed: a broker lost while following ends the
+    // command with one line naming the last error, when kafkajs gives up.
+    let lastKafkaError: string | undefined;
+    let fatal!: (error: Error) => void;
+    const failed = new Promise<Error>((resolve) => (fatal = resolve));
+    const bus = new KafkaBus({
+      brokers: config.kafkaBrokers,
+      security,
+      clientId: `${config.kafkaClientId}-tail`,
+      topicPrefix: config.topicPrefix,
+      log: (level, message) => {
+        if (level === 'error') lastKafkaError = message;
+      },
+      onFatal: (error) => fatal(error),
+    });
     bus.subscribe(
       topic,
       async (batch) => {
@@ -64,12 +71,19 @@ export const tailCommand: Command = {
       },
       { groupId: `${config.groupPrefix}.tail-${randomBytes(4).toString('hex')}`, fromBeginning: false },
     );
-    await bus.start();
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
+    const kafkaAt = config.kafkaBrokers.join(',');
+    await bus.start().catch((error: Error) => {
+      throw new Error(`Kafka at ${kafkaAt}: ${error.message}${lastKafkaError ? ` (${lastKafkaError})` : ''}`);
     });
-    await bus.stop();
+    let onSignal!: () => void;
+    const stopped = new Promise<void>((resolve) => (onSignal = resolve));
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const lost = await Promise.race([stopped.then(() => undefined), failed]);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await bus.stop().catch(() => undefined);
+    if (lost) throw new Error(`Kafka at ${kafkaAt} was lost: ${lost.message}`);
     return 0;
   },
 };

@@ -8,19 +8,11 @@ import { readFileSync } from 'node:fs';
 import type { CognitiveMap } from '@wayfinder/contracts';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
-import { callGateway, GATEWAY_OPTIONS, GATEWAY_USAGE, gatewayTarget } from '../operator/gateway-client';
-
-const USAGE = `usage: wayfinder task submit FILE [--format text|json] [--gateway URL] [--key KEY]
-
-Submits a wayfinder.task.v1 JSON file as a task of the key's tenant and prints its cognitive map:
-  --format  text (default): one summary line (map id, version, milestones, anchors, constraints);
-            json: the wayfinder.map.v1 event
-${GATEWAY_USAGE}`;
+import { callGateway, GATEWAY_OPTIONS, gatewayTarget } from '../operator/gateway-client';
+import { taskHelp } from './task.help';
 
 export const taskCommand: Command = {
-  name: 'task',
-  summary: "submit a task to the gateway for the key's tenant and print its map",
-  usage: USAGE,
+  ...taskHelp,
   async run(argv: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(argv, { ...GATEWAY_OPTIONS, format: { type: 'string' } });
     const [action, ...rest] = positionals;

@@ -7,6 +7,8 @@
 import { GATEWAY_DEFAULT_PORT } from '@wayfinder/config';
 import { UsageError } from '../command';
 
+export { GATEWAY_USAGE } from './gateway-usage';
+
 export interface GatewayTarget {
   readonly url: string;
   readonly key?: string;
@@ -15,9 +17,6 @@ export interface GatewayTarget {
 /** The options every gateway command takes (parseCommandArgs). */
 export const GATEWAY_OPTIONS = { gateway: { type: 'string' }, key: { type: 'string' } } as const;
 
-export const GATEWAY_USAGE = `  --gateway URL  the gateway (env WAYFINDER_GATEWAY_URL, default http://127.0.0.1:${GATEWAY_DEFAULT_PORT})
-  --key KEY      the tenant's API key (env WAYFINDER_KEY); the key decides the tenant. Not needed in
-                 local mode (no keys configured, loopback)`;
 
 export function gatewayTarget(values: { gateway?: string; key?: string }, env: NodeJS.ProcessEnv = process.env): GatewayTarget {
   const raw = values.gateway ?? env['WAYFINDER_GATEWAY_URL'] ?? `http://127.0.0.1:${GATEWAY_DEFAULT_PORT}`;

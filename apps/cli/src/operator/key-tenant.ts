@@ -23,13 +23,24 @@ export function keyOption(value: string | undefined): string {
   return key;
 }
 
-/** Connects to Redis and resolves the key; throws with a one-line reason when Redis is down or the key unknown. */
+/**
+ * Connects to Redis and resolves the key; throws with a one-line reason when Redis is down or the key
+ * unknown. A CLI command does not wait for Redis to come back: no reconnection, no offline queue, and the
+ * connection's error events are kept for that one line instead of being printed by ioredis, one stack
+ * trace per retry.
+ */
 export async function resolveKeyTenant(config: WayfinderConfig, key: string): Promise<KeyTenant> {
-  const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect().catch((error: Error) => {
-    throw new Error(`Redis at ${config.redisUrl} does not answer: ${error.message}`);
+  let lastError: Error | undefined;
+  const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 5_000, retryStrategy: () => null });
+  redis.on('error', (error: Error) => {
+    lastError = error;
   });
-  const close = () => redis.quit().then(() => undefined, () => undefined);
+  await redis.connect().catch((error: Error) => {
+    redis.disconnect();
+    const reason = lastError?.message ?? error.message;
+    throw new Error(`Redis at ${config.redisUrl} does not answer: ${reason}`);
+  });
+  const close = () => redis.quit().then(() => undefined, () => redis.disconnect());
   try {
     const tenant = await authenticatorFor(config, keyStoreFor(config, redis)).resolve(key);
     if (!tenant) throw new Error('the key is unknown or revoked');
