@@ -13,7 +13,7 @@
  */
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FROZEN_STATUS, frozenMessage, guidanceText } from '@wayfinder/ingest';
+import { FROZEN_STATUS, frozenMessage } from '@wayfinder/ingest';
 import { POLICY_BOOK, type PolicyBook } from '@wayfinder/service-core';
 import type { ResolvedTenant } from '@wayfinder/tenancy';
 import { CurrentTenant, KeyInHeader } from '../../auth/tenant.guard';
@@ -48,29 +48,15 @@ export class AnthropicMessagesController {
     const read = readMessagesRequest(parseJson(await readBody(req, this.options.maxBodyBytes)));
     if (!read.ok) throw badRequest(read.error, read.field);
     const request = read.value;
-    const identity = this.exchange.identity(req, tenant.tenantId, request.user, request.messages, 'metadata.user_id');
-    const upstream = anthropicUpstream(this.policies, this.options, tenant.tenantId, '/v1/messages', new URL(req.url ?? '/', 'http://x').search);
-
-    // 1. What is new in the conversation (tool results marked is_error are failures, whatever they say).
-    const turn = await this.exchange.admit(tenant.tenantId, identity, request.messages, (steps) => markFailedResults(request.messages, steps));
-
-    // 2. Corrections.
-    const { frozen, guidance } = turn.pending;
-    if (frozen) {
-      res.writeHead(FROZEN_STATUS, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(anthropicError(FROZEN_STATUS, frozenMessage(frozen))));
-      return;
-    }
-    const body = Buffer.from(JSON.stringify(guidance ? withSystemGuidance(request.body, guidanceText(guidance)) : request.body));
-
-    // 3. Upstream.
-    await this.exchange.relay(req, res, {
-      ...upstream,
-      body,
-      tenantId: tenant.tenantId,
-      turn,
+    await this.exchange.serve(req, res, tenant.tenantId, {
+      ...request,
+      userField: 'metadata.user_id',
+      // Tool results marked is_error are failures, whatever they say.
+      amend: (steps) => markFailedResults(request.messages, steps),
+      upstream: () => anthropicUpstream(this.policies, this.options, tenant.tenantId, '/v1/messages', new URL(req.url ?? '/', 'http://x').search),
+      frozenAnswer: (frozen) => anthropicError(FROZEN_STATUS, frozenMessage(frozen)),
+      withGuidance: (text) => withSystemGuidance(request.body, text),
       reader: MESSAGES_ANSWERS,
-      ...(guidance && { sent: () => this.exchange.applied(guidance) }),
     });
   }
 }

@@ -17,7 +17,7 @@
  */
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerOfCompletion, ChatStreamAssembler, frozenError, FROZEN_STATUS, guidanceText, readChatRequest, withGuidance } from '@wayfinder/ingest';
+import { answerOfCompletion, ChatStreamAssembler, frozenError, readChatRequest, withGuidance } from '@wayfinder/ingest';
 import { POLICY_BOOK, type PolicyBook } from '@wayfinder/service-core';
 import type { ResolvedTenant } from '@wayfinder/tenancy';
 import { CurrentTenant, KeyInHeader } from '../../auth/tenant.guard';
@@ -25,7 +25,18 @@ import { ApiError, badRequest } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../../tokens';
 import { ProxyExchange, type AnswerReader } from './proxy-exchange';
-import { chatCompletionsUrl } from './upstream-client';
+import { underBase } from './upstream-client';
+
+/**
+ * Where a path of OpenAI's API goes for a tenant (policy `proxy.upstream`, else WAYFINDER_PROXY_UPSTREAM;
+ * 503 when neither is set), and how long it may take.
+ */
+export function openAiUpstream(policies: PolicyBook, options: GatewayOptions, tenantId: string, path: string, search?: string): { url: URL; timeoutMs: number } {
+  const proxy = policies.documentOf(tenantId)?.proxy;
+  const upstream = proxy?.upstream ?? options.proxyUpstream;
+  if (!upstream) throw new ApiError(503, { error: `no upstream is set for tenant ${tenantId}: set proxy.upstream in its policy (PUT /v1/policy) or WAYFINDER_PROXY_UPSTREAM` });
+  return { url: underBase(upstream, path, search), timeoutMs: proxy?.timeoutMs ?? options.proxyTimeoutMs };
+}
 
 /** Chat completions' answers: `chat.completion` JSON, or a stream of `chat.completion.chunk`s. */
 const CHAT_ANSWERS: AnswerReader = { stream: (max) => new ChatStreamAssembler(max), whole: answerOfCompletion };
@@ -49,32 +60,12 @@ export class ChatCompletionsController {
     const read = readChatRequest(parseJson(await readBody(req, this.options.maxBodyBytes)));
     if (!read.ok) throw badRequest(read.error, read.field);
     const request = read.value;
-    const identity = this.exchange.identity(req, tenant.tenantId, request.user, request.messages);
-    const proxy = this.policies.documentOf(tenant.tenantId)?.proxy;
-    const upstream = proxy?.upstream ?? this.options.proxyUpstream;
-    if (!upstream) throw new ApiError(503, { error: `no upstream is set for tenant ${tenant.tenantId}: set proxy.upstream in its policy (PUT /v1/policy) or WAYFINDER_PROXY_UPSTREAM` });
-
-    // 1. What is new in the conversation.
-    const turn = await this.exchange.admit(tenant.tenantId, identity, request.messages);
-
-    // 2. Corrections.
-    const { frozen, guidance } = turn.pending;
-    if (frozen) {
-      res.writeHead(FROZEN_STATUS, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(frozenError(frozen)));
-      return;
-    }
-    const body = Buffer.from(JSON.stringify(guidance ? { ...request.body, messages: withGuidance(request.messages, guidanceText(guidance)) } : request.body));
-
-    // 3. Upstream.
-    await this.exchange.relay(req, res, {
-      url: chatCompletionsUrl(upstream),
-      body,
-      timeoutMs: proxy?.timeoutMs ?? this.options.proxyTimeoutMs,
-      tenantId: tenant.tenantId,
-      turn,
+    await this.exchange.serve(req, res, tenant.tenantId, {
+      ...request,
+      upstream: () => openAiUpstream(this.policies, this.options, tenant.tenantId, '/chat/completions'),
+      frozenAnswer: frozenError,
+      withGuidance: (text) => ({ ...request.body, messages: withGuidance(request.messages, text) }),
       reader: CHAT_ANSWERS,
-      ...(guidance && { sent: () => this.exchange.applied(guidance) }),
     });
   }
 }

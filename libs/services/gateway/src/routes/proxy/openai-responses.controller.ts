@@ -10,16 +10,16 @@
  */
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { frozenError, FROZEN_STATUS, guidanceText } from '@wayfinder/ingest';
+import { frozenError } from '@wayfinder/ingest';
 import { POLICY_BOOK, type PolicyBook } from '@wayfinder/service-core';
 import type { ResolvedTenant } from '@wayfinder/tenancy';
 import { CurrentTenant, KeyInHeader } from '../../auth/tenant.guard';
-import { ApiError, badRequest } from '../../http/api-error';
+import { badRequest } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../../tokens';
 import { answerOfResponse, readResponsesRequest, ResponsesStreamAssembler, withInstructionsGuidance } from './openai-responses';
 import { ProxyExchange, type AnswerReader } from './proxy-exchange';
-import { underBase } from './upstream-client';
+import { openAiUpstream } from './chat-completions.controller';
 
 /** Responses' answers: a `response` JSON, or its stream of events. */
 const RESPONSES_ANSWERS: AnswerReader = { stream: (max) => new ResponsesStreamAssembler(max), whole: answerOfResponse };
@@ -38,32 +38,12 @@ export class OpenAiResponsesController {
     const read = readResponsesRequest(parseJson(await readBody(req, this.options.maxBodyBytes)));
     if (!read.ok) throw badRequest(read.error, read.field);
     const request = read.value;
-    const identity = this.exchange.identity(req, tenant.tenantId, request.user, request.messages);
-    const proxy = this.policies.documentOf(tenant.tenantId)?.proxy;
-    const upstream = proxy?.upstream ?? this.options.proxyUpstream;
-    if (!upstream) throw new ApiError(503, { error: `no upstream is set for tenant ${tenant.tenantId}: set proxy.upstream in its policy (PUT /v1/policy) or WAYFINDER_PROXY_UPSTREAM` });
-
-    // 1. What is new in the conversation.
-    const turn = await this.exchange.admit(tenant.tenantId, identity, request.messages);
-
-    // 2. Corrections.
-    const { frozen, guidance } = turn.pending;
-    if (frozen) {
-      res.writeHead(FROZEN_STATUS, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(frozenError(frozen)));
-      return;
-    }
-    const body = Buffer.from(JSON.stringify(guidance ? withInstructionsGuidance(request.body, guidanceText(guidance)) : request.body));
-
-    // 3. Upstream.
-    await this.exchange.relay(req, res, {
-      url: underBase(upstream, '/responses', new URL(req.url ?? '/', 'http://gateway').search),
-      body,
-      timeoutMs: proxy?.timeoutMs ?? this.options.proxyTimeoutMs,
-      tenantId: tenant.tenantId,
-      turn,
+    await this.exchange.serve(req, res, tenant.tenantId, {
+      ...request,
+      upstream: () => openAiUpstream(this.policies, this.options, tenant.tenantId, '/responses', new URL(req.url ?? '/', 'http://gateway').search),
+      frozenAnswer: frozenError,
+      withGuidance: (text) => withInstructionsGuidance(request.body, text),
       reader: RESPONSES_ANSWERS,
-      ...(guidance && { sent: () => this.exchange.applied(guidance) }),
     });
   }
 }

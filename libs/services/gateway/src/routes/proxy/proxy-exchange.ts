@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Id, StepEvent } from '@wayfinder/contracts';
 import type { Bus } from '@wayfinder/bus';
 import type { EgressPolicy } from '@wayfinder/config';
-import { answerSteps, conversationRunId, ConversationTracker, requestSteps, rewriteStep, type ChatAnswer, type ChatIdentity, type ChatMessage, type ChatStep, type Guidance, type PendingCorrections } from '@wayfinder/ingest';
+import { answerSteps, conversationRunId, ConversationTracker, FROZEN_STATUS, guidanceText, requestSteps, rewriteStep, type ChatAnswer, type ChatIdentity, type ChatMessage, type ChatStep, type Guidance, type PendingCorrections } from '@wayfinder/ingest';
 import { BUS } from '@wayfinder/service-core';
 import { AgentCorrections } from '../../agent-corrections';
 import { ApiError, badRequest } from '../../http/api-error';
@@ -59,6 +59,25 @@ export interface Relay {
   reader?: AnswerReader;
   /** Called once the upstream has the request (the guidance it carries is then delivered). */
   sent?: () => Promise<void>;
+}
+
+/** One dialect's request through the exchange (chat completions, Responses, Anthropic Messages). */
+export interface DialectRequest {
+  /** The request as read: its conversation (in the chat shape), the agent named in it, and its body. */
+  readonly user?: string;
+  readonly messages: readonly ChatMessage[];
+  readonly body: unknown;
+  /** The body field that names the agent, for the identity's error messages (default `user`). */
+  readonly userField?: string;
+  /** Amends the request's steps before they are published (e.g. tool results marked as errors). */
+  readonly amend?: (steps: ChatStep[]) => void;
+  /** Where it goes and how long it may take (asked after the agent is known: its errors come first). */
+  upstream(): { url: URL; timeoutMs: number };
+  /** The answer to a frozen agent, in the dialect's error shape (sent with FROZEN_STATUS). */
+  frozenAnswer(frozen: NonNullable<PendingCorrections['frozen']>): unknown;
+  /** The body with the pending guidance added, once, where the dialect reads instructions. */
+  withGuidance(text: string): unknown;
+  readonly reader: AnswerReader;
 }
 
 @Injectable()
@@ -194,6 +213,25 @@ export class ProxyExchange {
       const last = answered.at(-1)?.seq;
       if (last !== undefined) this.enqueue(turn.agentKey, turn.tenantId, answered, () => this.conversations.answered(turn.agentKey, turn.identity.runId, last));
     }
+  }
+
+  /**
+   * One agent request of any dialect: 1. what is new in the conversation becomes steps; 2. a frozen agent
+   * is refused, pending guidance goes into the body once; 3. the request goes upstream and its answer
+   * becomes steps too.
+   */
+  async serve(req: IncomingMessage, res: ServerResponse, tenantId: string, request: DialectRequest): Promise<void> {
+    const identity = this.identity(req, tenantId, request.user, request.messages, request.userField);
+    const upstream = request.upstream();
+    const turn = await this.admit(tenantId, identity, request.messages, request.amend);
+    const { frozen, guidance } = turn.pending;
+    if (frozen) {
+      res.writeHead(FROZEN_STATUS, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(request.frozenAnswer(frozen)));
+      return;
+    }
+    const body = Buffer.from(JSON.stringify(guidance ? request.withGuidance(guidanceText(guidance)) : request.body));
+    await this.relay(req, res, { ...upstream, body, tenantId, turn, reader: request.reader, ...(guidance && { sent: () => this.applied(guidance) }) });
   }
 
   /** The guidance went upstream with the agent's request: acknowledged, so it goes in once. */

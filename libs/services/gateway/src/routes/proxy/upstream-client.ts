@@ -20,11 +20,6 @@ export class UpstreamError extends Error {
   }
 }
 
-/** `{base}/chat/completions` of an OpenAI-compatible base URL (`…/v1`), query kept. */
-export function chatCompletionsUrl(base: string): URL {
-  return underBase(base, '/chat/completions');
-}
-
 /** `{base}{path}` (path starting with `/`), the base's query kept unless `search` replaces it. */
 export function underBase(base: string, path: string, search?: string): URL {
   const url = new URL(base);
