@@ -5,30 +5,22 @@
  * correction engine of this build wrote to Redis (stage-documents.ts): the ladders go on where they were,
  * and the corrections of both phases are exactly those of one Navigator fed every step (ids included).
  */
-import type { Correction, StepEvent } from '@wayfinder/contracts';
+import type { Correction } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import { resolvePolicy } from '@wayfinder/detection';
 import { createNavigator } from '@wayfinder/navigation';
 import { deleteTestTopics, requireKafka, uniqueTestName, until } from '@wayfinder/testing';
 import { startServices } from './runtime';
+import { sameSearchLoop } from './same-search-loop.testing';
 
 const TENANT = 'switch';
 const AGENTS = ['agent-1', 'agent-2', 'agent-3'];
-const ts = '2026-01-01T00:00:00.000Z';
 /** Steps before the switch (through the stage services) and after it (through the navigator). */
 const BEFORE = 8;
 const AFTER = 22;
 
-function stepOf(agentId: string, seq: number): StepEvent {
-  const base = { schema: 'wayfinder.step.v1' as const, eventId: `${agentId}-s${seq}`, tenantId: TENANT, agentId, taskId: 'job', runId: 'r1', seq, ts };
-  const call = `c${Math.floor(seq / 2)}`;
-  return seq % 2 === 0
-    ? { ...base, kind: 'action', action: { tool: 'web_search', args: { q: 'acme pricing' }, callId: call } }
-    : { ...base, kind: 'observation', observation: { tool: 'web_search', callId: call, ok: true, content: 'no results for acme pricing' } };
-}
-
-const stepsOf = (from: number, to: number) => AGENTS.flatMap((a) => Array.from({ length: to - from }, (_, i) => stepOf(a, from + i)));
+const stepsOf = (from: number, to: number) => sameSearchLoop(TENANT, AGENTS, from, to);
 
 describe('switching from the stage services to the one-pass navigator', () => {
   it("keeps every agent's ladder: the corrections of one Navigator fed every step", async () => {
@@ -38,7 +30,10 @@ describe('switching from the stage services to the one-pass navigator', () => {
     const reference = createNavigator({ policy: resolvePolicy({ profile: 'balanced' }) });
     const expected = new Map<string, Correction>();
     const beforeSwitch = new Set<string>();
-    for (const step of stepsOf(0, BEFORE)) for (const c of reference.onStep(step).corrections) expected.set(c.eventId, c), beforeSwitch.add(c.eventId);
+    for (const step of stepsOf(0, BEFORE)) for (const c of reference.onStep(step).corrections) {
+      expected.set(c.eventId, c);
+      beforeSwitch.add(c.eventId);
+    }
     for (const step of stepsOf(BEFORE, BEFORE + AFTER)) for (const c of reference.onStep(step).corrections) expected.set(c.eventId, c);
     // The ladders are mid-way at the switch: a correction for each agent before it, more after it.
     expect(AGENTS.every((a) => [...beforeSwitch].some((id) => expected.get(id)?.agentId === a))).toBe(true);

@@ -4,29 +4,20 @@
  * next process: the corrections are exactly those of one Navigator that never stopped, fed the same
  * steps (event ids included) — no hint repeated, no rung skipped, nothing lost.
  */
-import type { Correction, StepEvent } from '@wayfinder/contracts';
+import type { Correction } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { resolvePolicy } from '@wayfinder/detection';
 import { createNavigator } from '@wayfinder/navigation';
 import { chaosFigures, deleteTestTopics, requireKafka, startServiceProcess, stopServiceProcess, uniqueTestName, until, type ServiceProcess } from '@wayfinder/testing';
+import { sameSearchLoop } from '../same-search-loop.testing';
 
 const TENANT = 'chaos:tenant%1';
 const AGENTS = ['agent:1', 'agent%2', 'agent-3'];
-const ts = '2026-01-01T00:00:00.000Z';
 /** Steps published before the kill, and after the restart (each an action and its result). */
 const BEFORE = 8;
 const AFTER = 22;
 
-/** The same search, answered the same way: a loop the ladder climbs. */
-function stepOf(agentId: string, seq: number): StepEvent {
-  const base = { schema: 'wayfinder.step.v1' as const, eventId: `${agentId}-s${seq}`, tenantId: TENANT, agentId, taskId: 'job', runId: 'r1', seq, ts };
-  const call = `c${Math.floor(seq / 2)}`;
-  return seq % 2 === 0
-    ? { ...base, kind: 'action', action: { tool: 'web_search', args: { q: 'acme pricing' }, callId: call } }
-    : { ...base, kind: 'observation', observation: { tool: 'web_search', callId: call, ok: true, content: 'no results for acme pricing' } };
-}
-
-const stepsOf = (from: number, to: number) => AGENTS.flatMap((a) => Array.from({ length: to - from }, (_, i) => stepOf(a, from + i)));
+const stepsOf = (from: number, to: number) => sameSearchLoop(TENANT, AGENTS, from, to);
 
 describe('chaos: the one-pass navigator killed in the middle of its ladders', () => {
   const prefix = `${uniqueTestName('chaos-nav')}.`;
@@ -55,7 +46,10 @@ describe('chaos: the one-pass navigator killed in the middle of its ladders', ()
     const reference = createNavigator({ policy: resolvePolicy({ profile: 'balanced' }) });
     const expected = new Map<string, Correction>();
     const beforeKill = new Set<string>();
-    for (const step of stepsOf(0, BEFORE)) for (const c of reference.onStep(step).corrections) expected.set(c.eventId, c), beforeKill.add(c.eventId);
+    for (const step of stepsOf(0, BEFORE)) for (const c of reference.onStep(step).corrections) {
+      expected.set(c.eventId, c);
+      beforeKill.add(c.eventId);
+    }
     for (const step of stepsOf(BEFORE, BEFORE + AFTER)) for (const c of reference.onStep(step).corrections) expected.set(c.eventId, c);
     // The input climbs: a correction for every agent before the kill, and more after it.
     expect(AGENTS.every((a) => [...expected.values()].some((c) => c.agentId === a && beforeKill.has(c.eventId)))).toBe(true);
