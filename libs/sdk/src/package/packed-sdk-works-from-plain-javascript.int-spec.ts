@@ -51,7 +51,8 @@ import { connectHttp, connectKafka, WayfinderClient } from '@wayfinder/sdk';
 import sdk from '@wayfinder/sdk';
 const client = connectHttp({ baseUrl: process.env.GATEWAY, agentId: 'esm-agent', taskId: 'report' });
 const seen = await new Promise((resolve) => {
-  const sub = client.onCorrection(async (c) => { await sub.close(); resolve(c.eventId); });
+  // fromStart: the hint was logged before this agent subscribed (a fresh subscription reads from now).
+  const sub = client.onCorrection(async (c) => { await sub.close(); resolve(c.eventId); }, { fromStart: true });
 });
 const callId = await client.action('search', { q: 'totals' });
 await client.observation('search', { callId, content: 'nothing' });
