@@ -70,7 +70,8 @@ describe('the dashboard of wayfinder start --simulate 50 in headless Chromium', 
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(base);
     await page.getByRole('heading', { name: 'Wayfinder fleet' }).waitFor();
-    await page.waitForFunction("document.querySelectorAll('table.agents tbody tr').length >= 50", undefined, { timeout: Math.max(1, 15_000 - (Date.now() - answered)) });
+    // A locator wait, not a string predicate: the dashboard's CSP forbids eval in the page.
+    await page.locator('table.agents tbody tr').nth(49).waitFor({ timeout: Math.max(1, 15_000 - (Date.now() - answered)) });
     expect(await page.locator('table.agents tbody tr').count()).toBe(50);
     const tenants = (await page.getByRole('heading', { name: /^Tenant / }).allTextContents()).map((t) => t.replace(/^Tenant /, ''));
     expect(tenants.length).toBeGreaterThan(0);

@@ -56,7 +56,8 @@ describe('the dashboard in headless Chromium', () => {
       await page.goto(served.url);
       await page.getByRole('heading', { name: 'Wayfinder fleet' }).waitFor();
       // The live refresh fills the tables as the fleet's first steps are recorded.
-      await page.waitForFunction("document.querySelectorAll('table.agents tbody tr').length >= 50", undefined, { timeout: 15_000 - (Date.now() - started) });
+      // A locator wait, not a string predicate: the dashboard's CSP forbids eval in the page.
+      await page.locator('table.agents tbody tr').nth(49).waitFor({ timeout: 15_000 - (Date.now() - started) });
       expect(await page.locator('table.agents tbody tr').count()).toBe(50);
       expect(await page.getByRole('heading', { name: 'Tenant acme' }).count()).toBe(1);
 
