@@ -53,7 +53,7 @@ describe('a frozen agent\'s escalation reaches the tenant\'s webhook once', () =
   const received: Received[] = [];
 
   const config = () =>
-    loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_REDIS_URL: redisUrl, WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_GROUP_PREFIX: name });
+    loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_REDIS_URL: redisUrl, WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_GROUP_PREFIX: name, WAYFINDER_EGRESS_ALLOW: '127.0.0.1' }); // the operator allows the local receiver
 
   beforeAll(async () => {
     brokers = await requireKafka();
