@@ -52,4 +52,11 @@ describe('align_check_failed on the charter template', () => {
     const answered = ALIGN_CHECK_TEMPLATE.replace('yes/no, and why', 'no, I am reading about AI history');
     expect(run(goalEngine(map), [s.say(answered)]).map((d) => d.evidence['questions'])).toEqual([['goal']]);
   });
+
+  it('reads nothing, and throws nothing, from a message whose text is not a string', () => {
+    const s = agentSteps();
+    const step = s.say('');
+    const out = run(goalEngine(map), [{ ...step, message: { ...step.message, text: 42 as unknown as string } } as typeof step]);
+    expect(out.filter((d) => d.detector === 'align_check_failed')).toEqual([]);
+  });
 });

@@ -15,6 +15,8 @@ export class AlignCheckDetector implements StepDetector {
 
   onStep(step: StepEvent, _position: Position | undefined, ctx: DetectionContext): DeviationDraft[] {
     if (!ctx.policy.alignCheck.enabled || step.kind !== 'message' || step.message.role !== 'assistant') return [];
+    // Steps reach the engine parsed, but replay and the guard may hand it anything: a text that is not a string has no block.
+    if (typeof step.message.text !== 'string') return [];
     const block = alignCheckBlock(step.message.text);
     if (block === undefined) return [];
     const failing = readAlignCheck(block).filter((a) => a.failing);
