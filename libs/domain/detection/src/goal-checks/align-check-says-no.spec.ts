@@ -55,8 +55,8 @@ describe('align_check_failed on the charter template', () => {
 
   it('reads nothing, and throws nothing, from a message whose text is not a string', () => {
     const s = agentSteps();
-    const step = s.say('');
-    const out = run(goalEngine(map), [{ ...step, message: { ...step.message, text: 42 as unknown as string } } as typeof step]);
+    const step = s.say('') as Extract<ReturnType<typeof s.say>, { kind: 'message' }>;
+    const out = run(goalEngine(map), [{ ...step, message: { ...step.message, text: 42 as unknown as string } }]);
     expect(out.filter((d) => d.detector === 'align_check_failed')).toEqual([]);
   });
 });
