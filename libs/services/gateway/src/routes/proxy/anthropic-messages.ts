@@ -11,24 +11,11 @@
  */
 import { contentText, type ChatAnswer, type ChatMessage, type ChatStep, type ChatToolCall } from '@wayfinder/ingest';
 import type { StreamAssembler } from './proxy-exchange';
+import { isObject, type DialectReadResult } from './dialect-request';
 import { SseDataLines } from './sse-data-lines';
 
-export interface MessagesRequest {
-  /** The conversation as the proxy tracks it (system first). */
-  messages: ChatMessage[];
-  stream: boolean;
-  /** The agent when no X-Wayfinder-Agent names it: from `metadata.user_id` (agentOfUserId). */
-  user?: string;
-  /** The whole body, as sent (forwarded with only `system` changed). */
-  body: Record<string, unknown>;
-}
-
-export type MessagesRequestResult = { ok: true; value: MessagesRequest } | { ok: false; error: string; field: string };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Checks what the proxy relies on, naming the field it stops at; everything else is the upstream's. */
-export function readMessagesRequest(body: unknown): MessagesRequestResult {
+export function readMessagesRequest(body: unknown): DialectReadResult {
   if (!isObject(body)) return { ok: false, error: 'the body must be a JSON object (a Messages API request)', field: '(root)' };
   const { messages, system, stream, metadata } = body;
   if (!Array.isArray(messages) || messages.length === 0) return { ok: false, error: 'messages must be a non-empty array of messages', field: 'messages' };

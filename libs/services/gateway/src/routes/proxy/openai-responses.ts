@@ -12,20 +12,10 @@
  */
 import { contentText, type ChatAnswer, type ChatMessage, type ChatToolCall } from '@wayfinder/ingest';
 import type { StreamAssembler } from './proxy-exchange';
+import { isObject, type DialectReadResult } from './dialect-request';
 import { SseDataLines } from './sse-data-lines';
 
-export interface ResponsesRequest {
-  messages: ChatMessage[];
-  stream: boolean;
-  user?: string;
-  body: Record<string, unknown>;
-}
-
-export type ResponsesRequestResult = { ok: true; value: ResponsesRequest } | { ok: false; error: string; field: string };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-export function readResponsesRequest(body: unknown): ResponsesRequestResult {
+export function readResponsesRequest(body: unknown): DialectReadResult {
   if (!isObject(body)) return { ok: false, error: 'the body must be a JSON object (a Responses API request)', field: '(root)' };
   const { input, instructions, stream, user } = body;
   if (typeof input !== 'string' && !Array.isArray(input)) return { ok: false, error: 'input must be a string or an array of input items', field: 'input' };
