@@ -5,7 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ARMS, runAb, type Arm } from '../demo/ab-run';
+import { ARMS, type Arm } from '@wayfinder/evaluation';
+import { runAb } from '../demo/ab-run';
 import { renderAbReport } from '../demo/ab-report';
 import { intOption } from '../args';
 import { UsageError, type CommandIo } from '../command';

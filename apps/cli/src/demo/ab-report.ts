@@ -4,7 +4,7 @@
  * persistence curve of the same injected agents (the first few that fell into a failure).
  */
 import { persistenceCurveSvg } from '@wayfinder/evaluation';
-import type { AbResult, Arm, ArmSummary } from './ab-run';
+import type { AbResult, Arm, ArmSummary } from '@wayfinder/evaluation';
 
 const ROWS: Array<[keyof ArmSummary, string]> = [
   ['tasksCompleted', 'tasks completed'],

@@ -1,6 +1,6 @@
 import type { Correction } from '@wayfinder/contracts';
 import { judgeCorrection } from '@wayfinder/testing';
-import { SHAM_HINT, shamOf } from './ab-run';
+import { SHAM_HINT, shamOf } from '@wayfinder/evaluation';
 
 const base = {
   schema: 'wayfinder.correction.v1' as const,

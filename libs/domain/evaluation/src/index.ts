@@ -5,3 +5,4 @@ export * from './goal-persistence';
 export * from './persistence-curve-svg';
 export * from './bootstrap';
 export * from './wilson';
+export * from './goal-persistence-ab';
