@@ -32,7 +32,7 @@ export interface PipelineBenchOptions {
   partitions: number;
   /** Traces and metrics on in the pipeline, exported over OTLP/HTTP to a sink in this process. */
   telemetry?: boolean;
-  /** Each stage its own consumer group over Kafka (WAYFINDER_PIPELINE=separate) instead of the fused path. */
+  /** Each stage its own consumer group over Kafka (WAYFINDER_PIPELINE=separate) instead of the one-pass navigator. */
   separate?: boolean;
   /** The pipeline to run (WAYFINDER_PIPELINE; default one-pass, the product's default); `separate` wins. */
   pipeline?: Layout;
@@ -65,8 +65,8 @@ export interface PipelineBenchResult {
   published: number;
   /**
    * Steps every per-step stage has committed. Separate: the localizer on the steps, and the detector worker,
-   * the correction engine and the memory service on the localized steps. Fused: the localizer's group on
-   * the steps, committed only after every in-process reader (navigation stages, history, memory) is done.
+   * the correction engine and the memory service on the localized steps. One-pass: the navigator's group on
+   * the steps, committed only after its in-process readers (history, memory) are done.
    */
   processed: number;
   /** Steps per second through every stage during the load (the slowest stage's committed count). */
@@ -85,7 +85,7 @@ export interface PipelineBenchResult {
   drainSec: number;
   /** CPU time of the pipeline process per step, from the start of the load until it caught up. */
   pipelineCpuMicrosPerStep: number | null;
-  /** The pipeline's layout: the one-pass navigator, the fused stages or separate stages. */
+  /** The pipeline's layout: the one-pass navigator or the separate stages. */
   layout: Layout;
   /** `bench floor` run just before, on the same broker and topic layout. */
   floor?: FloorBenchResult;
@@ -116,7 +116,7 @@ export async function runPipelineBench(options: PipelineBenchOptions, log: (line
   return { ...result, ...(floor ? { floor, cpuRatioToFloor: ratioOf(result.pipelineCpuMicrosPerStep) } : {}), ...(backlog ? { backlog } : {}) };
 }
 
-type Layout = 'one-pass' | 'fused' | 'separate';
+type Layout = 'one-pass' | 'separate';
 
 function layoutOf(options: PipelineBenchOptions): Layout {
   return options.separate ? 'separate' : (options.pipeline ?? 'one-pass');
@@ -129,9 +129,6 @@ function stagesOf(layout: Layout, prefix: string): Array<{ name: string; topic: 
   // One-pass, the navigator's group carries the step through localization, detection and correction,
   // then to the history recorder and the memory service in process, before it commits.
   if (layout === 'one-pass') return [{ name: 'navigator', topic: steps }];
-  // Fused, the localizer's group carries the step through detection, correction, the history recorder and
-  // the memory service (all in process) before it commits.
-  if (layout === 'fused') return [{ name: 'state-localizer', topic: steps }];
   return [
     { name: 'state-localizer', topic: steps },
     { name: 'detector-worker', topic: localized },

@@ -168,8 +168,8 @@ function loadDetectorBench(): RunDetectorBench {
 }
 
 /** --pipeline: one of the pipelines WAYFINDER_PIPELINE names. */
-function pipelineOf(value: unknown): 'one-pass' | 'fused' | 'separate' | undefined {
+function pipelineOf(value: unknown): 'one-pass' | 'separate' | undefined {
   if (value === undefined) return undefined;
-  if (value === 'one-pass' || value === 'fused' || value === 'separate') return value;
-  throw new UsageError(`--pipeline must be one-pass, fused or separate, got ${JSON.stringify(value)}`);
+  if (value === 'one-pass' || value === 'separate') return value;
+  throw new UsageError(`--pipeline must be one-pass or separate, got ${JSON.stringify(value)}`);
 }

@@ -6,7 +6,7 @@ export const benchHelp: CommandHelp = {
   summary: 'benchmark the detectors, the Kafka floor and pipeline, the gateway, the LLM proxy (bench detectors|floor|pipeline|gateway|proxy)',
   usage: `usage: wayfinder bench detectors [--agents N] [--events N] [--state-agents N]
        wayfinder bench floor [--kafka BROKERS] [--agents N] [--messages N] [--partitions N] [--client kafkajs|platformatic|both] [--rounds N]
-       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--pipeline one-pass|fused|separate] [--separate] [--messages N] [--backlog N] [--decompose]
+       wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--pipeline one-pass|separate] [--separate] [--messages N] [--backlog N] [--decompose]
        wayfinder bench gateway [--kafka BROKERS] [--events N] [--agents N] [--concurrency N]
        wayfinder bench proxy [--kafka BROKERS] [--requests N] [--agents N] [--turns N]
 
@@ -39,9 +39,9 @@ pipeline's CPU per step is also given as a ratio to the floor's CPU per message 
   --partitions N     partitions of the per-agent topics (default 12)
   --telemetry        traces and metrics on in the pipeline, exported over OTLP to a local sink
                      (off: OTEL_SDK_DISABLED); compare pipelineCpuMicrosPerStep with and without
-  --pipeline NAME    one-pass (default: the navigator service), fused or separate (WAYFINDER_PIPELINE)
+  --pipeline NAME    one-pass (default: the navigator service) or separate (WAYFINDER_PIPELINE)
   --separate         each stage its own consumer over Kafka (localized steps and deviations as the
-                     transport between stages) instead of the fused per-partition path
+                     transport between stages) instead of the one-pass navigator
   --messages N       steps through the floor before the pipeline (default 100000; 0 skips it)
   --backlog N        then also N steps published before a fresh pipeline starts, drained at full
                      speed like the floor: steps/s and CPU per step whatever the load generator manages

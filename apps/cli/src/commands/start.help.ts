@@ -11,7 +11,7 @@ Runs Wayfinder services until SIGINT/SIGTERM.
               distributed: the chosen services on Kafka and Redis, one consumer group per process
   --services  comma-separated subset of task-parser,navigator,memory-service,gateway,otlp-normalizer,history-recorder,
               escalation-notifier (default all of them; embedded, the gateway brings the otlp-normalizer with it);
-              navigator is the one-pass pipeline (WAYFINDER_PIPELINE=one-pass, the default); with fused or separate
+              navigator is the one-pass pipeline (WAYFINDER_PIPELINE=one-pass, the default); with separate
               it is state-localizer,detector-worker,correction-engine, which may also be named one by one
   --kafka     Kafka bootstrap brokers, host:port[,host:port] (env WAYFINDER_KAFKA_BROKERS, default 127.0.0.1:9092)
   --redis     Redis URL (env WAYFINDER_REDIS_URL, default redis://127.0.0.1:6379)

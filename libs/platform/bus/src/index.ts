@@ -10,5 +10,4 @@ export { BusTransport, BatchEventPattern, type BusTransportOptions } from './nes
 export { listenOnBus, type HttpAppOnBusOptions, type ListeningHttpApp } from './nest/http-app-on-bus';
 export { BusContext, BusBatchContext } from './nest/bus.context';
 export { SettlingBus } from './settling.bus';
-export { FusedBus, InProcessEdges } from './fused.bus';
 export { deadLetterOf, readDeadLetters, replayHeaders, sourceOfDlq, REPLAYED_FROM_HEADER, type DeadLetterRecord, type ReadDeadLettersOptions } from './dead-letters';

@@ -58,8 +58,8 @@ export interface KafkaBusOptions {
   readonly onFatal?: (error: Error) => void;
   /**
    * Topics this process publishes (logical names): their lanes' producers connect during start(), so
-   * the first publish of each does not wait for a producer's connect (a fused batch's first localized
-   * step → deviation → correction chain would pay one connect per hop). A topic not listed gets its lane
+   * the first publish of each does not wait for a producer's connect (a one-pass batch's first
+   * correction, deviation and localized step would each pay a connect). A topic not listed gets its lane
    * at its first publish, from a spare producer kept connected for it. Default: none.
    */
   readonly publishes?: readonly string[];
@@ -219,7 +219,7 @@ export class KafkaBus implements Bus {
    * arrives for that topic while it is in flight goes out together in the next one: under load, one round
    * trip carries the topic's publishes of every batch handler in the process (group commit); idle, a
    * publish leaves at once. Topics do not wait for each other (issue #17: a correction queued behind the
-   * localized steps' request waited for their round trip, and the fused batch's chain localized →
+   * localized steps' request waited for their round trip, and the stages' chain localized →
    * deviations → corrections paid one such wait per hop). Messages keep their call order per topic (so
    * per partition); across topics Kafka orders nothing anyway, and a handler's publishes all resolve
    * before its offsets are committed. A request is capped at about MAX_REQUEST_BYTES; a failed request

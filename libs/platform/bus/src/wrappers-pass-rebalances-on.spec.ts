@@ -1,11 +1,9 @@
 /**
- * The bus wrappers (FusedBus, SettlingBus; TracedBus has the same rule in @wayfinder/telemetry) tell
+ * The bus wrappers (SettlingBus here; TracedBus and the runtime's CoLocatedBus have the same rule) tell
  * their users about the inner bus's rebalances, and only when the inner bus has any: a service's durable
- * state follows rebalances through them (DESIGN §7). Before, FusedBus dropped them, so in the fused layout
- * no revoked partition's agents were ever written back and dropped.
+ * state follows rebalances through them (DESIGN §7).
  */
 import type { AssignmentListener, Bus } from './bus';
-import { FusedBus, InProcessEdges } from './fused.bus';
 import { InProcessBus } from './in-process.bus';
 import { SettlingBus } from './settling.bus';
 
@@ -19,7 +17,6 @@ function rebalancing(): { bus: Bus; rebalance(groupId: string, partitions: numbe
 
 describe('bus wrappers and rebalances', () => {
   const wrap = {
-    FusedBus: (inner: Bus) => new FusedBus(inner, new InProcessEdges(['wayfinder.localized.v1'])),
     SettlingBus: (inner: Bus) => new SettlingBus(inner),
   };
 

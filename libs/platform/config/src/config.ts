@@ -23,16 +23,17 @@ export const WayfinderConfig = z.object({
   /**
    * How navigation runs (DESIGN §3, issue #28): `one-pass` (default) runs the domain's per-agent Navigator
    * (localize → detect → correct) in the navigator service, one consumer of the steps topic with one state
-   * document per agent; `fused` and `separate` run the three stage services (state-localizer →
-   * detector-worker → correction-engine), handing steps on in process (`fused`) or through their topics.
-   * The navigation services asked for are mapped to the pipeline's (runtime.ts `pipelineServices`).
+   * document per agent; `separate` runs the three stage services (state-localizer → detector-worker →
+   * correction-engine) with their topics as the edges. (`fused`, the stages chained in process through the
+   * bus, was removed in issue #28: one-pass replaces it.) The navigation services asked for are mapped to
+   * the pipeline's (runtime.ts `pipelineServices`).
    */
-  pipeline: z.enum(['one-pass', 'fused', 'separate']),
+  pipeline: z.enum(['one-pass', 'separate']),
   /**
-   * Whether the fused localizer publishes the localized steps on Kafka (`publish`, the default: an output
-   * for whoever subscribes — tools, a detector worker or memory service in another process) or hands them
-   * only to the readers in its process (`none`: allowed only when every reader of them runs there; saves a
-   * full-volume produce per step). DESIGN §3, §14.
+   * Whether the navigator publishes the localized steps on Kafka (`publish`, the default: an output for
+   * whoever subscribes — tools, a history recorder or memory service in another process) or hands them only
+   * to the readers in its process (`none`: one-pass only, and only when the history recorder and the memory
+   * service run there; saves a full-volume produce per step). DESIGN §3, §14.
    */
   localizedOutput: z.enum(['publish', 'none']),
   kafkaBrokers: Brokers,

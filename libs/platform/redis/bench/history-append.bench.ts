@@ -1,7 +1,7 @@
 /**
  * Client CPU per record of RedisHistoryStore.append on a real Redis (issue #17: the history recorder's
  * append was the pipeline's largest single cost, 19-26 µs per step in its profiles). Batches of 800 step
- * records over 80 agents, as a fused steps batch gives the recorder; 30 batches to warm up, then 150
+ * records over 80 agents, as a one-pass steps batch gives the recorder; 30 batches to warm up, then 150
  * timed. Prints user and system CPU µs per record (the process's own, not Redis's) and the wall time.
  * Run: node bin/run-ts.js libs/platform/redis/bench/history-append.bench.ts [redis-url]
  */

@@ -38,7 +38,7 @@ function agentSteps(agent: number): LocalizedStep[] {
 function startWorker(prefix: string, name: string): { child: ChildProcess; ready: Promise<void>; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [join(root, 'bin', 'wayfinder.js'), 'start', '--mode', 'distributed', '--services', 'detector-worker'], {
     cwd: root,
-    env: { ...process.env, WAYFINDER_PROFILE: 'openclaw', WAYFINDER_PIPELINE: 'fused', WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_KAFKA_SESSION_TIMEOUT_MS: '6000', WAYFINDER_KAFKA_CLIENT_ID: name },
+    env: { ...process.env, WAYFINDER_PROFILE: 'openclaw', WAYFINDER_PIPELINE: 'separate', WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_KAFKA_SESSION_TIMEOUT_MS: '6000', WAYFINDER_KAFKA_CLIENT_ID: name },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';

@@ -40,13 +40,6 @@ import {
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { NavigationStateStore } from './stage-documents';
 
-export const NAVIGATION_HANDLER_OPTIONS = Symbol('wayfinder.navigation-handler-options');
-
-export interface NavigationHandlerOptions {
-  /** Publish the localized steps on wayfinder.localized.v1 (default true: history, memory and tools read them). */
-  readonly publishLocalized?: boolean;
-}
-
 /** How often time-based stagnation is checked. */
 export const NAVIGATOR_TICK_MS = 1_000;
 
@@ -88,7 +81,6 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('navigator');
   private readonly timers: PeriodicTask[];
   private readonly clock: Clock;
-  private readonly publishLocalized: boolean;
   /** Tick outputs kept for the next tick while the broker does not take them. */
   private unsent: Outputs | undefined;
 
@@ -101,10 +93,8 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
     @Optional() @Inject(AGENT_STATE_STORES) stores?: AgentStateStores,
     @Optional() @Inject(STATE_SETTINGS) settings?: StateSettings,
     @Optional() @Inject(CLOCK) clock?: Clock,
-    @Optional() @Inject(NAVIGATION_HANDLER_OPTIONS) options?: NavigationHandlerOptions,
   ) {
     this.clock = clock ?? systemClock;
-    this.publishLocalized = options?.publishLocalized ?? true;
     this.maps = new MapCache(mapStore, this.clock.now);
     this.engine = new CorrectionEngine({ now: this.clock.now });
     this.navigator = createNavigator({
@@ -195,8 +185,8 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
           if (result.localized) {
             const localized: LocalizedStep = { schema: LOCALIZED_SCHEMA, eventId: step.eventId, tenantId: step.tenantId, ts: step.ts, step, position: result.localized };
             this.metrics.localized(localized, this.navigator.mapOf(step.tenantId, step.taskId)?.milestones.length ?? 0);
-            if (this.publishLocalized) out.localized.push(localized);
-          } else if (this.publishLocalized) {
+            out.localized.push(localized);
+          } else {
             out.localized.push({ schema: LOCALIZED_SCHEMA, eventId: step.eventId, tenantId: step.tenantId, ts: step.ts, step, position: UNKNOWN_POSITION });
           }
         }

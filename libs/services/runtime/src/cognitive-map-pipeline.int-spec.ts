@@ -117,7 +117,7 @@ describe('cognitive-map pipeline on Kafka and Redis', () => {
     observer.subscribe('wayfinder.maps.v1', async (batch) => void maps.push(...batch.map((d) => d.payload)), { groupId: 'observer' });
     observer.subscribe('wayfinder.localized.v1', async (batch) => void localized.push(...batch.map((d) => d.payload)), { groupId: 'observer' });
     await observer.start();
-    const config = loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_PIPELINE: 'fused', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix }, { services: 'task-parser,state-localizer' });
+    const config = loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_PIPELINE: 'separate', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix }, { services: 'task-parser,state-localizer' });
     running = await startServices(config, { logger: false });
   });
 

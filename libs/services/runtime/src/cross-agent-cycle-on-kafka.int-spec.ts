@@ -34,7 +34,7 @@ describe('cross_agent_cycle on Kafka with two detector workers', () => {
     observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'observer' });
     observer.subscribe('wayfinder.deviations.v1', async (batch) => void deviations.push(...batch.map((d) => d.payload)), { groupId: 'observer' });
     await observer.start();
-    const env = { WAYFINDER_MODE: 'distributed', WAYFINDER_PIPELINE: 'fused', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix };
+    const env = { WAYFINDER_MODE: 'distributed', WAYFINDER_PIPELINE: 'separate', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix };
     running = [
       await startServices(loadConfig(env, { services: 'task-parser,state-localizer,detector-worker' }), { logger: false }),
       await startServices(loadConfig(env, { services: 'detector-worker' }), { logger: false }),

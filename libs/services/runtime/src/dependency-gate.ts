@@ -3,7 +3,7 @@
  * dependency answers. While one does not, consumption pauses (heartbeating, nothing committed or
  * dead-lettered) until it answers again, instead of retrying good messages into the dead-letter topic.
  * The dependencies are Redis (distributed mode) and the long-term memory store when the memory service
- * runs in this process on a server (Qdrant): fused, its writes are inside the steps batch. Each is a
+ * runs in this process on a server (Qdrant): beside the navigator, its writes are inside the steps batch. Each is a
  * readiness check of @wayfinder/health, run as /health/ready runs them (concurrently, each bounded).
  */
 import type { DependencyGate } from '@wayfinder/bus';

@@ -25,7 +25,7 @@ describe('compacted topics reach every instance of a scaled-out service', () => 
         WAYFINDER_MODE: 'distributed',
         WAYFINDER_KAFKA_BROKERS: brokers.join(','),
         WAYFINDER_TOPIC_PREFIX: prefix,
-        WAYFINDER_PIPELINE: 'fused', // the detector-worker service itself
+        WAYFINDER_PIPELINE: 'separate', // the detector-worker service itself
         WAYFINDER_KAFKA_CLIENT_ID: name,
         WAYFINDER_SERVICES: 'detector-worker',
       });

@@ -15,7 +15,7 @@ import { Module, type DynamicModule, type INestMicroservice, type LoggerService,
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
-import { BusTransport, FusedBus, HandlerErrorFilter, InProcessBus, InProcessEdges, createKafkaBus, type Bus, type RetryPolicy } from '@wayfinder/bus';
+import { BusTransport, HandlerErrorFilter, InProcessBus, createKafkaBus, type Bus, type RetryPolicy } from '@wayfinder/bus';
 import { egressFromEnv, kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { embedderChoices, PROFILES } from '@wayfinder/detection';
 import { HashingEmbedder } from '@wayfinder/embeddings';
@@ -39,10 +39,11 @@ import {
   WEBHOOK_TIMEOUT_MS,
 } from '@wayfinder/service-operations';
 import { HELD_STEP_STORE, StateLocalizerModule } from '@wayfinder/service-state-localizer';
-import { NAVIGATION_HANDLER_OPTIONS, NavigationHandler, NavigatorModule, type NavigationHandlerOptions } from '@wayfinder/service-navigator';
+import { NavigationHandler, NavigatorModule } from '@wayfinder/service-navigator';
 import { startOtlpNormalizer } from '@wayfinder/service-otlp-normalizer';
 import { TaskParserModule } from '@wayfinder/service-task-parser';
 import { KafkaLagMonitor, TracedBus, monitorDeadLetters, navigationMetrics } from '@wayfinder/telemetry';
+import { CoLocatedBus, CoLocatedReaders } from './co-located-readers';
 import { dependencyGate } from './dependency-gate';
 
 /** Services with an HTTP app of their own (started apart); the others are bus-only Nest apps. */
@@ -88,8 +89,8 @@ const STAGE_SERVICES: readonly ServiceName[] = ['state-localizer', 'detector-wor
 
 /**
  * The services a process runs for its pipeline: with `one-pass`, the navigator in place of any of the
- * three stage services asked for; with `fused` or `separate`, the three stage services in place of the
- * navigator. Other services are kept as asked.
+ * three stage services asked for; with `separate`, the three stage services in place of the navigator.
+ * Other services are kept as asked.
  */
 export function pipelineServices(config: Pick<WayfinderConfig, 'pipeline' | 'services'>): ServiceName[] {
   const asked = new Set(config.services);
@@ -101,21 +102,6 @@ export function pipelineServices(config: Pick<WayfinderConfig, 'pipeline' | 'ser
     for (const s of STAGE_SERVICES) asked.add(s);
   }
   return [...asked];
-}
-
-/**
- * The per-agent edges that run in process when their producing stage is co-located (config.pipeline
- * 'fused', DESIGN §3): localized steps when the localizer runs here, deviations when the detector does.
- */
-export function fusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 'services'>): TopicName[] {
-  // One-pass: the navigator's localized steps go in process to the co-located history recorder and memory
-  // service (FUSED_OBSERVERS), after its corrections are published (issue #28).
-  if (config.pipeline === 'one-pass') return config.services.includes('navigator') ? ['wayfinder.localized.v1'] : [];
-  if (config.pipeline !== 'fused') return [];
-  const topics: TopicName[] = [];
-  if (config.services.includes('state-localizer')) topics.push('wayfinder.localized.v1');
-  if (config.services.includes('detector-worker')) topics.push('wayfinder.deviations.v1');
-  return topics;
 }
 
 /**
@@ -138,48 +124,38 @@ export function hotOutputsOf(config: Pick<WayfinderConfig, 'services' | 'localiz
   return [...topics];
 }
 
-/** The services whose subscriptions to fused topics are served in process, in order (the navigation stages). */
-const FUSED_READERS: ServiceName[] = ['detector-worker', 'correction-engine'];
-
 /**
- * Per fused topic, the co-located services that read it in process as observers (InProcessEdges): they
- * record what they read (history, trails) and publish nothing into a fused topic, so they get each batch
- * at the same time as the navigation stages, and their writes overlap the stages' (issue #17). Their other
- * topics (deviations, corrections, ...: a few per hundred steps) stay on the broker.
+ * The readers of the navigator's localized steps that read them in process when they run beside it
+ * (one-pass; co-located-readers.ts): they record what they read (history, trails) and publish nothing the
+ * navigator reads. Their other topics (deviations, corrections, ...: a few per hundred steps) stay on the bus.
  */
-const FUSED_OBSERVERS: Partial<Record<TopicName, ServiceName[]>> = {
-  'wayfinder.localized.v1': ['history-recorder', 'memory-service'],
-};
+const LOCALIZED_READERS: ServiceName[] = ['history-recorder', 'memory-service'];
 
-/** Whether a service's subscription to a topic is served in process (so its group never commits that topic). */
-function readsInProcess(service: ServiceName, topic: string, fusedTopics: readonly TopicName[]): boolean {
-  if (!(fusedTopics as readonly string[]).includes(topic)) return false;
-  return FUSED_READERS.includes(service) || (FUSED_OBSERVERS[topic as TopicName]?.includes(service) ?? false);
+/** The co-located readers of localized steps in this process: none unless the navigator runs here (one-pass). */
+export function coLocatedReadersOf(config: Pick<WayfinderConfig, 'pipeline' | 'services'>): ServiceName[] {
+  if (config.pipeline !== 'one-pass' || !config.services.includes('navigator')) return [];
+  return LOCALIZED_READERS.filter((s) => config.services.includes(s));
 }
 
 /**
- * The fused topics handed only to their in-process readers (WAYFINDER_LOCALIZED_OUTPUT=none): the localized
- * steps, when every service that reads them runs in this process. Throws, naming what is missing, when
- * `none` is asked for a process that does not run them all (the absent ones would never see a step).
+ * Whether localized steps stay in this process (WAYFINDER_LOCALIZED_OUTPUT=none). Throws, naming what is
+ * missing, when `none` is asked for a process that does not run the navigator and every reader of localized
+ * steps (the absent ones would never see a step).
  */
-export function localFusedTopicsOf(config: Pick<WayfinderConfig, 'pipeline' | 'services' | 'localizedOutput'>): TopicName[] {
-  if (config.localizedOutput !== 'none') return [];
-  // One-pass: the navigator produces them, the history recorder and the memory service read them.
-  const onePass = config.pipeline === 'one-pass';
-  const producer: ServiceName = onePass ? 'navigator' : 'state-localizer';
-  const readers: ServiceName[] = [...(onePass ? [] : FUSED_READERS), ...(FUSED_OBSERVERS['wayfinder.localized.v1'] ?? [])];
-  const missing = [producer, ...readers].filter((s) => !config.services.includes(s));
-  if (config.pipeline === 'separate' || missing.length > 0) {
+export function localizedStaysLocal(config: Pick<WayfinderConfig, 'pipeline' | 'services' | 'localizedOutput'>): boolean {
+  if (config.localizedOutput !== 'none') return false;
+  const missing = (['navigator', ...LOCALIZED_READERS] as ServiceName[]).filter((s) => !config.services.includes(s));
+  if (config.pipeline !== 'one-pass' || missing.length > 0) {
     throw new Error(
-      `WAYFINDER_LOCALIZED_OUTPUT=none needs the one-pass or fused pipeline (WAYFINDER_PIPELINE, now ${config.pipeline}) with the ${producer} and every reader of localized steps in this process` +
+      `WAYFINDER_LOCALIZED_OUTPUT=none needs the one-pass pipeline (WAYFINDER_PIPELINE, now ${config.pipeline}) with the navigator and every reader of localized steps in this process` +
         (missing.length > 0 ? ` (missing: ${missing.join(', ')})` : ''),
     );
   }
-  return ['wayfinder.localized.v1'];
+  return true;
 }
 
-/** Partitions one consumer handles at once when the stages are fused (4 per stage consumer before). */
-const FUSED_PARTITIONS_IN_FLIGHT = 16;
+/** Partitions the navigator's steps consumer handles at once (4 per stage consumer of the separate services). */
+const NAVIGATOR_PARTITIONS_IN_FLIGHT = 16;
 
 /** Services that resolve policies and so must follow the policies topic. */
 const POLICY_READERS: ServiceName[] = ['navigator', 'detector-worker', 'correction-engine', 'task-parser', 'escalation-notifier'];
@@ -253,7 +229,7 @@ async function start(
   const dependencies: Record<string, HealthCheck> = {};
   const gate = dependencyGate(dependencies, (line) => process.stderr.write(`${line}\n`));
   const security = config.mode === 'distributed' ? kafkaSecurity(config) : {};
-  const fusedTopics = fusedTopicsOf(config);
+  const coLocated = coLocatedReadersOf(config);
   const makeBus = (clientSuffix: string): Bus =>
     // kafkajs unless WAYFINDER_KAFKA_CLIENT=platformatic (issue #17).
     createKafkaBus(config.kafkaClient, {
@@ -266,14 +242,13 @@ async function start(
       sessionTimeoutMs: config.kafkaSessionTimeoutMs,
       heartbeatIntervalMs: Math.min(3_000, Math.floor(config.kafkaSessionTimeoutMs / 5)),
       // Partitions are independent (order is per agent, within one partition): several in flight at once
-      // keep the process busy while one batch waits on the broker or Redis. Fused, one consumer carries
+      // keep the process busy while one batch waits on the broker or Redis. One-pass, one consumer carries
       // every stage's round trips, so it keeps as many in flight as the separate stages' consumers did together.
-      partitionsConsumedConcurrently: fusedTopics.length > 0 || config.pipeline === 'one-pass' ? FUSED_PARTITIONS_IN_FLIGHT : 4,
+      partitionsConsumedConcurrently: config.pipeline === 'one-pass' ? NAVIGATOR_PARTITIONS_IN_FLIGHT : 4,
       publishes: clientSuffix === 'services' ? hotOutputsOf(config) : [],
     });
   const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs, groupIdOf: (service) => serviceGroupId(config, service as ServiceName) };
-  const navigatorOptions: NavigationHandlerOptions = { publishLocalized: config.localizedOutput !== 'none' };
-  const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }, { provide: NAVIGATION_HANDLER_OPTIONS, useValue: navigatorOptions }];
+  const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }];
   const checks: Record<string, HealthCheck> = {};
   let history: HistoryStore;
   if (config.mode === 'embedded') {
@@ -309,27 +284,14 @@ async function start(
   // Distributed: every process reads the compacted topics (maps, policies) whole, in a group of its own.
   const instanceId = config.mode === 'distributed' ? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}` : undefined;
   const traced = new TracedBus(rawBus, tracing);
-  // Fused edges: co-located readers of localized steps and deviations get them in process (FusedBus).
-  // Observers (history recorder, memory service) get the localized steps in process too, beside the
-  // navigation stages (FUSED_OBSERVERS): no re-read from the broker, no second decode, and their writes
-  // overlap the stages' inside the steps batch, which commits only once they are durable.
-  const localTopics = localFusedTopicsOf(config);
-  const edges =
-    fusedTopics.length > 0
-      ? new InProcessEdges(fusedTopics, {
-          groups: FUSED_READERS.map((s) => serviceGroupId(config, s)),
-          observers: Object.fromEntries(
-            Object.entries(FUSED_OBSERVERS)
-              .filter(([topic]) => (fusedTopics as string[]).includes(topic))
-              .map(([topic, readers]) => [topic, readers.map((s) => serviceGroupId(config, s))]),
-          ),
-          local: localTopics,
-        })
+  // One-pass: the history recorder and memory service beside the navigator read its localized steps in
+  // process (co-located-readers.ts), and follow the steps consumer's rebalances.
+  const readers =
+    coLocated.length > 0 || config.localizedOutput === 'none'
+      ? new CoLocatedReaders('wayfinder.localized.v1', coLocated.map((s) => serviceGroupId(config, s)), localizedStaysLocal(config))
       : undefined;
-  // In-process readers' batches come from the steps consumer's partitions: their durable states follow
-  // its rebalances too (the memory service's own bus only sees its own groups').
-  edges?.rebalancesFrom(traced);
-  const fuse = (inner: Bus): Bus => (edges ? new FusedBus(inner, edges) : inner);
+  readers?.rebalancesFrom(traced);
+  const fuse = (inner: Bus): Bus => (readers ? new CoLocatedBus(inner, readers) : inner);
   const bus = fuse(traced);
   const metrics = navigationMetrics();
   const policyBook = new PolicyBook(config.profile);
@@ -436,8 +398,8 @@ async function start(
       await bus.stop();
       for (const started of [...apps].reverse()) await started.close();
     });
-    // In name order, which starts the readers of the fused topics (correction-engine, detector-worker,
-    // history-recorder; the memory service started above) before the state-localizer that feeds them.
+    // In name order, which starts the history recorder (the memory service started above) before the
+    // navigator that feeds it in process.
     for (const service of streamServices) {
       let serviceBus: Bus = bus;
       if (service === 'escalation-notifier') {
@@ -475,7 +437,7 @@ async function start(
       const groups = streamServices.map((s) => ({
         groupId: serviceGroupId(config, s),
         // Lag of the service's own group; the compacted topics are read by per-instance groups.
-        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted && !readsInProcess(s, t, fusedTopics)),
+        topics: CONSUMED[s].filter((t) => (TOPIC_NAMES as string[]).includes(t) && !TOPICS[t as TopicName].compacted && !(t === 'wayfinder.localized.v1' && coLocated.includes(s))),
       }));
       const lag = new KafkaLagMonitor({ brokers: config.kafkaBrokers, security, topicPrefix: config.topicPrefix, groups });
       metrics.observeConsumerLag(lag.readings);

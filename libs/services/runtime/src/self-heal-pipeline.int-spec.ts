@@ -11,7 +11,6 @@ import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import type { Checkpoint } from '@wayfinder/memory';
 import { RedisWorkingMemory, tenantKey } from '@wayfinder/redis';
-import { CorrectionHandler } from '@wayfinder/service-correction-engine';
 import { deleteTestTopics, requireKafka, uniqueTestName } from '@wayfinder/testing';
 import { startServices, type RunningServices } from './runtime';
 
@@ -130,7 +129,6 @@ describe('self-healing on Kafka and Redis', () => {
     await observer.start();
     const config = loadConfig({
       WAYFINDER_MODE: 'distributed',
-      WAYFINDER_PIPELINE: 'fused', // reads the correction-engine service's own engine
       WAYFINDER_KAFKA_BROKERS: brokers.join(','),
       WAYFINDER_REDIS_URL: redisUrl,
       WAYFINDER_TOPIC_PREFIX: prefix,
@@ -153,7 +151,7 @@ describe('self-healing on Kafka and Redis', () => {
   });
 
   it('hints, rolls back to the last verified milestone in Redis, and records the self-heal', async () => {
-    const engine = running.get(CorrectionHandler).engine;
+    const engine = running.correctionEngine();
 
     await running.bus.publish('wayfinder.policies.v1', [policy]);
     await until('the tenant policy to be applied', () => (running.policyBook.policyOf(tenantId, taskId, agentId).loop.errorRepeatWarning === 1 ? true : undefined));

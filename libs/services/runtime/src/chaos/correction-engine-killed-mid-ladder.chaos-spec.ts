@@ -30,8 +30,8 @@ function deviation(agentId: string, atSeq: number): Deviation {
 
 describe('chaos: the correction engine killed in the middle of a ladder', () => {
   const prefix = `${uniqueTestName('chaos-ce')}.`;
-  // The correction-engine stage service itself (the fused/separate pipelines); navigator-killed-mid-ladder covers one-pass.
-  const env = { WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_PROFILE: 'balanced', WAYFINDER_PIPELINE: 'fused' };
+  // The correction-engine stage service itself (the separate pipeline); navigator-killed-mid-ladder covers one-pass.
+  const env = { WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_PROFILE: 'balanced', WAYFINDER_PIPELINE: 'separate' };
   let brokers: string[];
   let bus: KafkaBus;
   let engine: ServiceProcess | undefined;

@@ -35,8 +35,8 @@ function map(): CognitiveMap {
 describe('chaos: the state localizer killed while steps wait for their map', () => {
   const prefix = `${uniqueTestName('chaos-loc')}.`;
   // A hold longer than the test: the steps must wait for the map, not time out as unknown.
-  // The state-localizer stage service (the fused/separate pipelines hold steps for their map; one-pass does not).
-  const env = { WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_LOCALIZER_HOLD_MS: '600000', WAYFINDER_PIPELINE: 'fused' };
+  // The state-localizer stage service (the separate pipeline holds steps for their map; one-pass does not).
+  const env = { WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_LOCALIZER_HOLD_MS: '600000', WAYFINDER_PIPELINE: 'separate' };
   const redis = new Redis(process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
   let brokers: string[];
   let bus: KafkaBus;

@@ -1,15 +1,13 @@
 /**
- * Observers of a fused topic (issue #17: the history recorder and the memory service reading localized
- * steps in process, InProcessEdges' `observers`): they get each batch once, at the same time as the
- * navigation readers (their writes overlap the stages', they do not follow them), the publisher's batch
- * waits for their writes, so a failure or a crash before the steps commit re-delivers the steps, and a
- * local topic reaches only its in-process readers. Their subscriptions to other topics stay on the
- * inner bus, and they follow the upstream consumer's rebalances.
+ * The co-located readers of localized steps (issues #17, #28: the history recorder and the memory service
+ * reading the navigator's localized steps in process): each gets each batch once, all at the same time;
+ * the publisher's batch waits for their writes, so a failure or a crash before the steps commit
+ * re-delivers the steps; a local topic reaches only the process's readers. Their subscriptions to other
+ * topics stay on the bus, and they follow the upstream consumer's rebalances.
  */
+import { InProcessBroker, InProcessBus, type AssignmentListener, type Bus } from '@wayfinder/bus';
 import type { LocalizedStep, StepEvent } from '@wayfinder/contracts';
-import type { AssignmentListener, Bus } from './bus';
-import { FusedBus, InProcessEdges } from './fused.bus';
-import { InProcessBroker, InProcessBus } from './in-process.bus';
+import { CoLocatedBus, CoLocatedReaders } from './co-located-readers';
 
 const TS = '2026-01-01T00:00:00.000Z';
 
@@ -24,11 +22,11 @@ function localizedOf(s: StepEvent): LocalizedStep {
 const LOCALIZED = 'wayfinder.localized.v1';
 const DEVIATIONS = 'wayfinder.deviations.v1';
 
-function edgesWith(local = false): InProcessEdges {
-  return new InProcessEdges([LOCALIZED, DEVIATIONS], { groups: ['detector', 'correction'], observers: { [LOCALIZED]: ['history', 'memory'] }, local: local ? [LOCALIZED] : [] });
+function edgesWith(local = false): CoLocatedReaders {
+  return new CoLocatedReaders(LOCALIZED, ['history', 'memory'], local);
 }
 
-/** The localizer: each steps batch published as localized steps through the fused bus, inside the batch. */
+/** The navigator: each steps batch published as localized steps through the co-located bus, inside the batch. */
 function localizer(bus: Bus, done: string[]): void {
   bus.subscribe(
     'wayfinder.steps.v1',
@@ -56,28 +54,13 @@ async function until(condition: () => boolean, ms: number, what: string): Promis
   }
 }
 
-describe('observers of a fused topic', () => {
-  it('get each localized step once, beside the navigation readers, and the steps batch waits for their writes', async () => {
-    const bus = new FusedBus(new InProcessBus(), edgesWith());
-    const events: string[] = [];
+describe('co-located readers of localized steps', () => {
+  it('get each localized step once, all at the same time, and the steps batch waits for their writes', async () => {
+    const bus = new CoLocatedBus(new InProcessBus(), edgesWith());
     const written = new Map<string, string[]>([['history', []], ['memory', []]]);
-    const navigation: string[] = [];
     let observersStarted = 0;
     let releaseObservers!: () => void;
     const observersMayFinish = new Promise<void>((r) => (releaseObservers = r));
-    // The correction engine reads another fused topic, so it is the first ordered reader: it finishes only
-    // once both observers have started, which they do only if they get the batch at once, not after it.
-    bus.subscribe(
-      LOCALIZED,
-      async (batch) => {
-        await until(() => observersStarted >= 2, 2_000, 'the observers to start beside the correction engine');
-        navigation.push(...batch.map((d) => `correction ${d.payload.eventId}`));
-        events.push('correction done');
-      },
-      { groupId: 'correction' },
-    );
-    bus.subscribe(DEVIATIONS, async () => undefined, { groupId: 'correction' });
-    bus.subscribe(LOCALIZED, async (batch) => void navigation.push(...batch.map((d) => `detector ${d.payload.eventId}`)), { groupId: 'detector' });
     for (const observer of ['history', 'memory']) {
       bus.subscribe(
         LOCALIZED,
@@ -85,7 +68,6 @@ describe('observers of a fused topic', () => {
           observersStarted++;
           await observersMayFinish; // a Redis write still in flight
           written.get(observer)!.push(...batch.map((d) => d.payload.eventId));
-          events.push(`${observer} written`);
         },
         { groupId: observer },
       );
@@ -96,16 +78,15 @@ describe('observers of a fused topic', () => {
     try {
       const steps = Array.from({ length: 30 }, (_, i) => step(i));
       await bus.publish('wayfinder.steps.v1', steps);
-      await until(() => events.includes('correction done'), 2_000, 'the correction engine');
+      // Both readers start on the batch at once (neither waits for the other's write).
+      await until(() => observersStarted >= 2, 2_000, 'both readers to start');
       await new Promise((r) => setTimeout(r, 50));
-      // The navigation readers are done, the observers' writes are not: the steps batch is not done either.
+      // The readers' writes are not done: the steps batch is not done either.
       expect(committed).toEqual([]);
       releaseObservers();
       await until(() => committed.length === steps.length, 2_000, 'the steps batch');
       expectEachOnceInAgentOrder(written.get('history'), steps.length);
       expectEachOnceInAgentOrder(written.get('memory'), steps.length);
-      expect(navigation.filter((n) => n.startsWith('correction')).length).toBe(steps.length);
-      expect(navigation.filter((n) => n.startsWith('detector')).length).toBe(steps.length);
     } finally {
       releaseObservers();
       await bus.stop();
@@ -116,8 +97,7 @@ describe('observers of a fused topic', () => {
     const broker = new InProcessBroker();
     const stored = new Set<string>(); // the observer's durable, idempotent records (history: SET NX by id)
     const seen: string[][] = [[], []];
-    const failing = new FusedBus(new InProcessBus({ broker, retry: { initialBackoffMs: 60_000, maxAttempts: 5 } }), edgesWith());
-    failing.subscribe(LOCALIZED, async () => undefined, { groupId: 'detector' });
+    const failing = new CoLocatedBus(new InProcessBus({ broker, retry: { initialBackoffMs: 60_000, maxAttempts: 5 } }), edgesWith());
     failing.subscribe(
       LOCALIZED,
       async (batch) => {
@@ -135,8 +115,7 @@ describe('observers of a fused topic', () => {
     await failing.stop(); // the process dies while the batch waits for its retry: nothing committed
     expect(firstDone).toEqual([]);
 
-    const restarted = new FusedBus(new InProcessBus({ broker }), edgesWith());
-    restarted.subscribe(LOCALIZED, async () => undefined, { groupId: 'detector' });
+    const restarted = new CoLocatedBus(new InProcessBus({ broker }), edgesWith());
     restarted.subscribe(
       LOCALIZED,
       async (batch) => {
@@ -159,15 +138,15 @@ describe('observers of a fused topic', () => {
   });
 
   it('a failing observer fails the publish, after every other reader has settled', async () => {
-    const bus = new FusedBus(new InProcessBus(), edgesWith());
-    let detectorDone = false;
+    const bus = new CoLocatedBus(new InProcessBus(), edgesWith());
+    let historyDone = false;
     bus.subscribe(
       LOCALIZED,
       async () => {
         await new Promise((r) => setTimeout(r, 30));
-        detectorDone = true;
+        historyDone = true;
       },
-      { groupId: 'detector' },
+      { groupId: 'history' },
     );
     bus.subscribe(
       LOCALIZED,
@@ -177,7 +156,7 @@ describe('observers of a fused topic', () => {
       { groupId: 'memory' },
     );
     await expect(bus.publish(LOCALIZED, [localizedOf(step(1))])).rejects.toThrow('memory trails: version conflict');
-    expect(detectorDone).toBe(true);
+    expect(historyDone).toBe(true);
   });
 
   it("keep their other topics on the inner bus, and a local topic reaches only the process's readers", async () => {
@@ -186,8 +165,8 @@ describe('observers of a fused topic', () => {
     const got: string[] = [];
     outside.subscribe(LOCALIZED, async (batch) => void got.push(...batch.map((d) => d.payload.eventId)), { groupId: 'tail' });
     await outside.start();
-    const published = new FusedBus(new InProcessBus({ broker }), edgesWith());
-    const local = new FusedBus(new InProcessBus({ broker }), edgesWith(true));
+    const published = new CoLocatedBus(new InProcessBus({ broker }), edgesWith());
+    const local = new CoLocatedBus(new InProcessBus({ broker }), edgesWith(true));
     const read: string[] = [];
     local.subscribe(LOCALIZED, async (batch) => void read.push(...batch.map((d) => d.payload.eventId)), { groupId: 'history' });
     try {
@@ -204,7 +183,6 @@ describe('observers of a fused topic', () => {
     } finally {
       await outside.stop();
     }
-    expect(() => new InProcessEdges([DEVIATIONS], { observers: { [LOCALIZED]: ['history'] } })).toThrow('wayfinder.localized.v1 is not a fused topic');
   });
 
   it("follow the upstream consumer's rebalances through their own bus", () => {
@@ -213,13 +191,13 @@ describe('observers of a fused topic', () => {
     steps.onAssignment = (l) => listeners.push(l);
     const edges = edgesWith();
     edges.rebalancesFrom(steps);
-    const memoryBus = new FusedBus(new InProcessBus(), edges); // the memory service's own client, no rebalances of its own
-    const stepsBus = new FusedBus(steps, edges);
+    const memoryBus = new CoLocatedBus(new InProcessBus(), edges); // the memory service's own client, no rebalances of its own
+    const stepsBus = new CoLocatedBus(steps, edges);
     const seen: string[] = [];
     memoryBus.onAssignment?.((group) => seen.push(`memory saw ${group}`));
     stepsBus.onAssignment?.((group) => seen.push(`steps saw ${group}`));
-    listeners.forEach((l) => l('wayfinder.state-localizer', { 'wayfinder.steps.v1': [1] }));
+    listeners.forEach((l) => l('wayfinder.navigator', { 'wayfinder.steps.v1': [1] }));
     // Each once: the steps bus is not followed twice through its own edges.
-    expect(seen).toEqual(['memory saw wayfinder.state-localizer', 'steps saw wayfinder.state-localizer']);
+    expect(seen).toEqual(['memory saw wayfinder.navigator', 'steps saw wayfinder.navigator']);
   });
 });

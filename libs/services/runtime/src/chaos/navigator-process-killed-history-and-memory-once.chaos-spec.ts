@@ -1,6 +1,6 @@
 /**
- * Chaos (issue #17): the fused process — localizer, detector, correction engine, and the history recorder
- * and the memory service reading the localized steps in process — is SIGKILLed while steps flow, on the
+ * Chaos (issues #17, #28): the navigator's process — the one-pass navigator, and the history recorder and
+ * the memory service reading its localized steps in process — is SIGKILLed while steps flow, on the
  * real broker and Redis, and restarted. The steps' offsets are committed (kafkajs: every second) only
  * after every in-process reader's writes, so what was written but not committed is delivered again, and
  * both readers are idempotent: after the restart the history holds every step once, and the memory
@@ -14,8 +14,8 @@ import { RedisHistoryStore, RedisMapStore } from '@wayfinder/redis';
 import { Kafka, logLevel } from 'kafkajs';
 import { chaosFigures, deleteTestTopics, requireKafka, startServiceProcess, stopServiceProcess, uniqueTestName, type ServiceProcess } from '@wayfinder/testing';
 
-const SERVICES = 'task-parser,state-localizer,detector-worker,correction-engine,history-recorder,memory-service';
-const TENANT = 'chaos-fused';
+const SERVICES = 'task-parser,navigator,history-recorder,memory-service';
+const TENANT = 'chaos-navigator';
 const AGENTS = 12;
 const STEPS = 40;
 const ROUND = 8;
@@ -50,27 +50,27 @@ interface Outcome {
   historySteps: number;
   historyIds: string[];
   contexts: string[];
-  /** Killed runs, per kill: steps the history held and the steps the localizer's group had committed. */
+  /** Killed runs, per kill: steps the history held and the steps the navigator's group had committed. */
   atKill: Array<{ history: number; committed: number }>;
 }
 
 async function run(brokers: string[], redis: Redis, kill: boolean): Promise<Outcome> {
-  const prefix = `${uniqueTestName(kill ? 'chaos-fused-kill' : 'chaos-fused-ref')}.`;
+  const prefix = `${uniqueTestName(kill ? 'chaos-nav-kill' : 'chaos-nav-ref')}.`;
   await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 3 });
   const port = await freePort();
-  const env = { WAYFINDER_PIPELINE: 'fused', WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_MEMORY_PORT: String(port), WAYFINDER_MEMORY_API_KEYS: JSON.stringify(KEYS) };
-  const bus = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'chaos-fused-test' });
+  const env = { WAYFINDER_PIPELINE: 'one-pass', WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_MEMORY_PORT: String(port), WAYFINDER_MEMORY_API_KEYS: JSON.stringify(KEYS) };
+  const bus = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'chaos-nav-test' });
   await bus.start();
-  const admin = new Kafka({ clientId: 'chaos-fused-admin', brokers, logLevel: logLevel.NOTHING }).admin();
+  const admin = new Kafka({ clientId: 'chaos-nav-admin', brokers, logLevel: logLevel.NOTHING }).admin();
   const history = new RedisHistoryStore(redis, { namespace: prefix });
   const maps = new RedisMapStore(redis, { namespace: prefix });
   const agents = Array.from({ length: AGENTS }, (_, a) => `agent-${a}`);
   const historyIds = async () => (await Promise.all(agents.map(async (a) => (await history.agentHistory(TENANT, a, { kinds: ['step'], limit: 1_000 })).map((r) => r.id)))).flat();
   const committed = async () => {
-    const [offsets] = await admin.fetchOffsets({ groupId: `${prefix}wayfinder.state-localizer`, topics: [`${prefix}wayfinder.steps.v1`] });
+    const [offsets] = await admin.fetchOffsets({ groupId: `${prefix}wayfinder.navigator`, topics: [`${prefix}wayfinder.steps.v1`] });
     return offsets.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0);
   };
-  let service: ServiceProcess = startServiceProcess(SERVICES, env, kill ? 'chaos-fused-1' : 'chaos-fused-ref');
+  let service: ServiceProcess = startServiceProcess(SERVICES, env, kill ? 'chaos-nav-1' : 'chaos-nav-ref');
   const total = AGENTS * STEPS;
   const atKill: Outcome['atKill'] = [];
   let kills = 0;
@@ -88,7 +88,7 @@ async function run(brokers: string[], redis: Redis, kill: boolean): Promise<Outc
         service.child.kill('SIGKILL');
         await service.exited;
         atKill.push({ history: (await historyIds()).length, committed: await committed() });
-        service = startServiceProcess(SERVICES, env, `chaos-fused-${2 + kills++}`);
+        service = startServiceProcess(SERVICES, env, `chaos-nav-${2 + kills++}`);
         await service.ready;
       }
       await new Promise((r) => setTimeout(r, 300));
@@ -112,7 +112,7 @@ async function run(brokers: string[], redis: Redis, kill: boolean): Promise<Outc
   }
 }
 
-describe('chaos: the fused process killed while its in-process history and memory readers write', () => {
+describe('chaos: the navigator process killed while its in-process history and memory readers write', () => {
   it('records every step once, and the memory of a run that was never killed', async () => {
     const brokers = await requireKafka();
     const redis = new Redis(process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
@@ -121,7 +121,7 @@ describe('chaos: the fused process killed while its in-process history and memor
       const killed = await run(brokers, redis, true);
       const total = AGENTS * STEPS;
       const redelivered = killed.atKill.reduce((n, k) => n + Math.max(0, k.history - k.committed), 0);
-      chaosFigures('fused process SIGKILL (history, memory in process)', {
+      chaosFigures('navigator process SIGKILL (history, memory in process)', {
         sent: total,
         processed: killed.historyIds.length,
         duplicated: killed.historySteps - killed.historyIds.length,
