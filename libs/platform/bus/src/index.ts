@@ -11,3 +11,4 @@ export { listenOnBus, type HttpAppOnBusOptions, type ListeningHttpApp } from './
 export { BusContext, BusBatchContext } from './nest/bus.context';
 export { SettlingBus } from './settling.bus';
 export { deadLetterOf, readDeadLetters, replayHeaders, sourceOfDlq, REPLAYED_FROM_HEADER, type DeadLetterRecord, type ReadDeadLettersOptions } from './dead-letters';
+export { settleAll } from './settle-all';

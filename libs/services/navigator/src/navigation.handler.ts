@@ -11,7 +11,7 @@
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { LOCALIZED_SCHEMA, compositeKey, type AgentControl, type AnchorChange, type CognitiveMap, type Correction, type Deviation, type Escalation, type LocalizedStep, type StepEvent, type Suppression } from '@wayfinder/contracts';
-import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
+import { BatchEventPattern, settleAll, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { SuppressionBook } from '@wayfinder/history';
@@ -231,14 +231,21 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  /** Corrections first: history, memory and tools read the rest. */
+  /**
+   * Corrections first, on their own: nothing else of the batch (the history and memory writes that the
+   * localized steps carry, in process) may delay them. Then the rest at once: each topic has a producer
+   * lane of its own, so they cost one round trip together instead of one each; nobody reads them in an
+   * order across topics (Kafka keeps none), and all are durable before the steps commit.
+   */
   private async publish(out: Outputs): Promise<void> {
     if (out.corrections.length > 0) await this.bus.publish('wayfinder.corrections.v1', out.corrections);
-    if (out.withheld.length > 0) await this.bus.publish('wayfinder.would-send.v1', out.withheld);
-    if (out.escalations.length > 0) await this.bus.publish('wayfinder.escalations.v1', out.escalations);
-    if (out.deviations.length > 0) await this.bus.publish('wayfinder.deviations.v1', out.deviations);
-    if (out.localized.length > 0) await this.bus.publish('wayfinder.localized.v1', out.localized);
-    if (out.anchorChanges.length > 0) await this.bus.publish('wayfinder.anchor-changes.v1', out.anchorChanges);
+    const rest: Array<Promise<void>> = [];
+    if (out.withheld.length > 0) rest.push(this.bus.publish('wayfinder.would-send.v1', out.withheld));
+    if (out.escalations.length > 0) rest.push(this.bus.publish('wayfinder.escalations.v1', out.escalations));
+    if (out.deviations.length > 0) rest.push(this.bus.publish('wayfinder.deviations.v1', out.deviations));
+    if (out.localized.length > 0) rest.push(this.bus.publish('wayfinder.localized.v1', out.localized));
+    if (out.anchorChanges.length > 0) rest.push(this.bus.publish('wayfinder.anchor-changes.v1', out.anchorChanges));
+    await settleAll(rest);
     // Counted once published: a failed batch is decided again from the stored state and counted then.
     const byDeviation = new Map(out.deviations.map((d) => [d.eventId, d]));
     for (const c of out.corrections) this.metrics.correction(c, byDeviation.get(c.deviationIds[0] ?? '') ?? c.deviationIds[0] ?? '');

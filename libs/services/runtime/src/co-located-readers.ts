@@ -17,7 +17,7 @@
  * built the payload in this process).
  */
 import type { PayloadOf, TopicName } from '@wayfinder/contracts';
-import type { AssignmentListener, BatchHandler, Bus, Delivered, PublishOptions, SubscribeOptions } from '@wayfinder/bus';
+import { settleAll, type AssignmentListener, type BatchHandler, type Bus, type Delivered, type PublishOptions, type SubscribeOptions } from '@wayfinder/bus';
 
 type RebalanceSource = Pick<Bus, 'onAssignment'>;
 
@@ -69,13 +69,6 @@ export class CoLocatedReaders {
     }
     return batch;
   }
-}
-
-/** Waits for every promise; rejects with the first failure (in the given order) once all settled. */
-async function settleAll(promises: readonly Promise<unknown>[]): Promise<void> {
-  const settled = await Promise.allSettled(promises);
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
 }
 
 /** A bus client whose subscriptions and publishes of the co-located topic are served in process. */
