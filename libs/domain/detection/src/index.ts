@@ -35,4 +35,4 @@ export {
   type TextSimilarity,
 } from './goal-checks';
 // cross_agent_cycle: per-tenant, fed by delegation signals (in process, or from wayfinder.delegations.v1).
-export { CrossAgentCycleDetector, DelegationGraph, delegationOf, delegationSignalsOf, normalizeSubtask } from './delegation';
+export { CrossAgentCycleDetector, DelegationGraph, DelegationSignaller, delegationOf, delegationSignalsOf, normalizeSubtask } from './delegation';

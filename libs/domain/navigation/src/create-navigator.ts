@@ -5,7 +5,7 @@
 import type { CognitiveMap, Deviation, PolicySettings, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { Localizer, parseTask, type LocalizerSnapshot } from '@wayfinder/cognitive-map';
 import { CorrectionEngine } from '@wayfinder/correction';
-import { CrossAgentCycleDetector, DetectionEngine, plugInDetectors, type DetectionContext } from '@wayfinder/detection';
+import { CrossAgentCycleDetector, DelegationSignaller, DetectionEngine, plugInDetectors, type DetectionContext } from '@wayfinder/detection';
 import { HashingEmbedder, hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { AnchorStage } from './anchor-stage';
 import { LadderStage, type PolicySubject } from './ladder-stage';
@@ -43,6 +43,12 @@ export interface NavigatorOptions {
   correctionEngine?: CorrectionEngine;
   /** Told of a step the detectors did not apply again (an eventId seen, a seq at or below the run's last). */
   onDuplicate?: (step: StepEvent, reason: 'seen_event' | 'stale_seq') => void;
+  /**
+   * cross_agent_cycle: `in-process` (default: every agent of a tenant passes through this Navigator) or
+   * `published` (a tenant's agents on several instances: steps return their delegation signals for the
+   * tenant's one graph, and its deviations come back through `onDeviation`).
+   */
+  crossAgent?: 'in-process' | 'published';
 }
 
 export function createNavigator(options: NavigatorOptions): Navigator {
@@ -67,8 +73,11 @@ export function createNavigator(options: NavigatorOptions): Navigator {
     extraDetectors: plugInDetectors(vectors, embedder),
     onDuplicate: options.onDuplicate,
   });
-  // Delegation cycles span agents: in process every agent of a tenant passes here, so one graph sees them all.
-  const cycles = new CrossAgentCycleDetector();
+  // Delegation cycles span agents: in process every agent of a tenant passes here, so one graph sees them
+  // all; distributed, the signals go out to the tenant's one graph (`crossAgent: 'published'`).
+  const published = options.crossAgent === 'published';
+  const cycles = published ? undefined : new CrossAgentCycleDetector();
+  const signaller = published ? new DelegationSignaller() : undefined;
   const correction = options.corrections === false ? undefined : new LadderStage(options.correctionEngine ?? new CorrectionEngine({ now }), policyOf);
   const navigator: Navigator = new Navigator({
     detection: {
@@ -76,8 +85,8 @@ export function createNavigator(options: NavigatorOptions): Navigator {
         const ms = Date.parse(step.ts);
         if (ms > streamTime) streamTime = ms;
         const deviations = detection.onStep(step, position);
-        const across = cycles.onStep(step, position, policyOf(step));
-        return across.length > 0 ? [...deviations, ...across] : deviations;
+        const across = cycles?.onStep(step, position, policyOf(step));
+        return across && across.length > 0 ? [...deviations, ...across] : deviations;
       },
       tick: (nowMs) => detection.tick(nowMs),
       async prepare(steps) {
@@ -94,6 +103,7 @@ export function createNavigator(options: NavigatorOptions): Navigator {
       return new Localizer(map, embedder);
     },
     correction,
+    delegations: signaller && { signalsOf: (step, position) => (policyOf(step).crossAgent.enabled ? signaller.signalsOf(step, position) : []) },
     anchors: new AnchorStage(policyOf),
     suppressed: options.suppressed,
     shadow: options.shadow,

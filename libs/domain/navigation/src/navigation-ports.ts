@@ -3,7 +3,7 @@
  * @wayfinder/cognitive-map, @wayfinder/detection and @wayfinder/correction satisfy them (wired in
  * create-navigator.ts), and tests can drive the Navigator with small fakes.
  */
-import type { AnchorChange, CognitiveMap, Correction, Deviation, Escalation, Position, StepEvent } from '@wayfinder/contracts';
+import type { AnchorChange, CognitiveMap, Correction, DelegationSignal, Deviation, Escalation, Position, StepEvent } from '@wayfinder/contracts';
 import type { SelfHealOutcome } from '@wayfinder/correction';
 
 /** Localization of one agent on one map; keeps its own state (the position only moves forward). */
@@ -77,4 +77,10 @@ export interface NavigationStages {
   readonly anchors?: AnchorStageLike;
   /** Without it no corrections are computed (a replay that only wants deviations skips the ladder). */
   readonly correction?: CorrectionStage;
+  /**
+   * Distributed (a tenant's agents on several instances): the step's delegation signals, returned for the
+   * tenant's one graph (`wayfinder.delegations.v1`), whose cross_agent_cycle deviations come back through
+   * `Navigator.onDeviation`. Absent: the detection stage sees cycles in process.
+   */
+  readonly delegations?: { signalsOf(step: StepEvent, position: Position | undefined): DelegationSignal[] };
 }

@@ -15,7 +15,7 @@
  * - each agent's state (localizers on its latest tasks, detectors, ladder) is one document
  *   (navigation-state.ts), exported and restored whole.
  */
-import { compositeKey, utf8Bytes, type AnchorChange, type CognitiveMap, type Correction, type Deviation, type Escalation, type Position, type StepEvent } from '@wayfinder/contracts';
+import { compositeKey, utf8Bytes, type AnchorChange, type CognitiveMap, type Correction, type DelegationSignal, type Deviation, type Escalation, type Position, type StepEvent } from '@wayfinder/contracts';
 import type { SelfHealOutcome } from '@wayfinder/correction';
 import type { CorrectionStage, LocalizationStage, NavigationStages } from './navigation-ports';
 import { decodeNavigationState, encodeNavigationState, LOCALIZATION_VERSION, type LocalizationDocument } from './navigation-state';
@@ -33,6 +33,8 @@ export interface NavigationResult {
   selfHeals: SelfHealOutcome[];
   /** Anchor changes this step proposed (and, with `anchors.autoAccept`, applied). */
   anchorChanges?: AnchorChange[];
+  /** Distributed: the step's delegation signals, for the tenant's cross_agent_cycle graph (NavigationStages.delegations). */
+  delegations?: DelegationSignal[];
   /** The step was navigated before (a redelivery): nothing was run again. */
   duplicate?: boolean;
 }
@@ -114,6 +116,8 @@ export class Navigator {
     const result: NavigationResult = { deviations, corrections: [], withheld: [], escalations: [], selfHeals: [] };
     if (localized) result.localized = localized;
     if (anchorChanges) result.anchorChanges = anchorChanges;
+    const delegations = this.stages.delegations?.signalsOf(step, localized);
+    if (delegations && delegations.length > 0) result.delegations = delegations;
     const correction = this.stages.correction;
     if (correction) {
       const settled = correction.onStep(step, localized, map);
@@ -135,6 +139,18 @@ export class Navigator {
     if (correction) {
       for (const deviation of deviations) this.correct(correction, deviation, this.maps.get(compositeKey(deviation.tenantId, deviation.taskId)), result);
     }
+    return result;
+  }
+
+  /**
+   * A deviation decided outside this agent's steps (distributed: the tenant's cross_agent_cycle graph) goes
+   * up the agent's ladder as one of its own would: suppressions and shadow mode apply.
+   */
+  onDeviation(deviation: Deviation): NavigationResult {
+    const deviations = this.kept([deviation]);
+    const result: NavigationResult = { deviations: [], corrections: [], withheld: [], escalations: [], selfHeals: [] };
+    const correction = this.stages.correction;
+    if (correction) for (const d of deviations) this.correct(correction, d, this.maps.get(compositeKey(d.tenantId, d.taskId)), result);
     return result;
   }
 

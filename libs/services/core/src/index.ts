@@ -5,7 +5,8 @@
  * - `maps/`: the services' view of cognitive maps (MapCache; the MapStore port is @wayfinder/cognitive-map's);
  * - `policies/`: the policies-topic handler feeding the PolicyBook (@wayfinder/detection);
  * - `dead-letter/`: dead-lettering input that passed the schema but cannot be used;
- * - `periodic/`: timer-driven work, awaited and stopped once.
+ * - `periodic/`: timer-driven work, awaited and stopped once;
+ * - `delegations/`: the tenants' cross_agent_cycle graphs (the navigator's and the detector worker's).
  * The ports and rules that moved down are re-exported so services import them from one place as before.
  */
 export * from './tokens';
@@ -19,3 +20,4 @@ export * from './policies/policies.handler';
 export { PolicyBook } from '@wayfinder/detection';
 export * from './dead-letter/dead-letter';
 export * from './periodic/periodic-task';
+export * from './delegations/delegations.handler';

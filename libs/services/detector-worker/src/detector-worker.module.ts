@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DelegationsHandler } from './delegations.handler';
+import { DelegationsHandler } from '@wayfinder/service-core';
 import { LocalizedHandler } from './localized.handler';
 
 @Module({ controllers: [LocalizedHandler, DelegationsHandler] })

@@ -2,4 +2,3 @@ export * from './detector-worker.module';
 export * from './localized.handler';
 export * from './detector-worker';
 export * from './detector-state.store';
-export * from './delegations.handler';

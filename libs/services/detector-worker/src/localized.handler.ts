@@ -9,7 +9,7 @@ import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import type { CognitiveMap, DelegationSignal, Deviation, LocalizedStep, Suppression } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
-import { delegationSignalsOf, DetectionEngine, plugInDetectors } from '@wayfinder/detection';
+import { DelegationSignaller, DetectionEngine, plugInDetectors } from '@wayfinder/detection';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { SuppressionBook } from '@wayfinder/history';
 import { BUS, CLOCK, dropStateOfRevokedPartitions, EMBEDDER, MAP_STORE, MapCache, PeriodicTask, POLICY_BOOK, STATE_SETTINGS, VECTORS, type MapStore, type PolicyBook, type StateSettings } from '@wayfinder/service-core';
@@ -29,8 +29,8 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
   private readonly metrics = navigationMetrics();
   private readonly logger = new Logger('detector-worker');
   private readonly timers: PeriodicTask[];
-  /** Completed milestones per agent on a task as last localized, to publish progress for cross_agent_cycle. */
-  private readonly completed = new Map<string, number>();
+  /** Delegations and milestone progress, published for the tenant's cross_agent_cycle graph. */
+  private readonly signaller = new DelegationSignaller();
   private readonly clock: Clock;
 
   constructor(
@@ -115,17 +115,8 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     this.metrics.detected(steps, deviations);
     // Delegations and progress go to the tenant's cycle detector (DelegationsHandler), keyed by tenant.
     const signals: DelegationSignal[] = [];
-    for (const { step, position } of batch) signals.push(...delegationSignalsOf(step, this.progressed(step.tenantId, step.agentId, step.taskId, position.completed.length)));
+    for (const { step, position } of batch) signals.push(...this.signaller.signalsOf(step, position));
     if (signals.length > 0) await this.bus.publish('wayfinder.delegations.v1', signals);
-  }
-
-  private progressed(tenantId: string, agentId: string, taskId: string, completed: number): boolean {
-    const key = `${tenantId}\u0000${agentId}\u0000${taskId}`;
-    if (completed <= (this.completed.get(key) ?? 0)) return false;
-    this.completed.delete(key);
-    this.completed.set(key, completed);
-    if (this.completed.size > 100_000) this.completed.delete(this.completed.keys().next().value as string);
-    return true;
   }
 
   @EventPattern('wayfinder.suppressions.v1')

@@ -7,10 +7,13 @@
  * (would-send for shadow tenants), escalations, deviations, localized steps (for history, memory and
  * whoever subscribes), anchor changes. A step whose task has no map is navigated at once, without a
  * position; time-based stagnation runs on a timer; a resume control unfreezes an agent through its document.
+ * Distributed (durable stores: a tenant's agents on several instances), cross_agent_cycle goes through the
+ * tenant's one graph: the steps' delegation signals are published on wayfinder.delegations.v1, and the
+ * graph's deviations come back on the deviations topic, keyed by agent, to the instance that owns it.
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { LOCALIZED_SCHEMA, compositeKey, type AgentControl, type AnchorChange, type CognitiveMap, type Correction, type Deviation, type Escalation, type LocalizedStep, type StepEvent, type Suppression } from '@wayfinder/contracts';
+import { LOCALIZED_SCHEMA, compositeKey, type AgentControl, type AnchorChange, type CognitiveMap, type Correction, type DelegationSignal, type Deviation, type Escalation, type LocalizedStep, type StepEvent, type Suppression } from '@wayfinder/contracts';
 import { BatchEventPattern, settleAll, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
@@ -51,6 +54,7 @@ class Outputs {
   readonly deviations: Deviation[] = [];
   readonly localized: LocalizedStep[] = [];
   readonly anchorChanges: AnchorChange[] = [];
+  readonly delegations: DelegationSignal[] = [];
   /** Self-heal outcomes settled, per tenant: [healed, not healed]. */
   readonly selfHeals = new Map<string, [number, number]>();
 
@@ -60,6 +64,7 @@ class Outputs {
     for (const e of result.escalations) this.escalations.push(e);
     for (const d of result.deviations) this.deviations.push(d);
     if (result.anchorChanges) for (const a of result.anchorChanges) this.anchorChanges.push(a);
+    if (result.delegations) for (const d of result.delegations) this.delegations.push(d);
     for (const s of result.selfHeals) {
       let counts = this.selfHeals.get(s.tenantId);
       if (!counts) this.selfHeals.set(s.tenantId, (counts = [0, 0]));
@@ -83,6 +88,8 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
   private readonly clock: Clock;
   /** Tick outputs kept for the next tick while the broker does not take them. */
   private unsent: Outputs | undefined;
+  /** Distributed: cross_agent_cycle goes through the tenant's one graph (see the header). */
+  private readonly crossAgentPublished: boolean;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -95,6 +102,7 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
     @Optional() @Inject(CLOCK) clock?: Clock,
   ) {
     this.clock = clock ?? systemClock;
+    this.crossAgentPublished = stores !== undefined;
     this.maps = new MapCache(mapStore, this.clock.now);
     this.engine = new CorrectionEngine({ now: this.clock.now });
     this.navigator = createNavigator({
@@ -107,6 +115,7 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
       suppressed: (deviation) => this.suppressions.size > 0 && this.suppressions.suppresses(deviation, this.clock.now()),
       shadow: (tenantId) => policies.tenant(tenantId)?.shadow === true,
       onDuplicate: (step, reason) => this.metrics.duplicateStep(step.tenantId, 'navigator', reason),
+      crossAgent: this.crossAgentPublished ? 'published' : 'in-process',
     });
     // Embedded (no stores), the documents stay in this process: a batch whose publish failed is still
     // retried from the state before it, so its corrections are decided and published again, not lost.
@@ -164,6 +173,27 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
     await this.states.run([{ tenantId: control.tenantId, agentId: control.agentId }], () => {
       this.navigator.resume(control.tenantId, control.agentId);
     });
+  }
+
+  /**
+   * The tenant graph's cross_agent_cycle deviations (distributed), for agents this instance owns: up the
+   * agent's ladder through its document. The navigator's own deviations on the topic are skipped (in
+   * process, the detection stage sees cycles and none come back).
+   */
+  @BatchEventPattern('wayfinder.deviations.v1')
+  async onDeviations(@Payload() deviations: Deviation[], @Ctx() ctx?: BusBatchContext): Promise<void> {
+    if (!this.crossAgentPublished) return;
+    const across = deviations.filter((d) => d.detector === 'cross_agent_cycle');
+    if (across.length === 0) return;
+    await this.states.run(
+      distinctAgents(across, (d) => d),
+      async () => {
+        const out = new Outputs();
+        for (const deviation of across) out.add(this.navigator.onDeviation(deviation));
+        await this.publish(out);
+      },
+      ctx?.getBatch?.()[0]?.partition ?? -1,
+    );
   }
 
   @BatchEventPattern('wayfinder.steps.v1')
@@ -245,6 +275,7 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
     if (out.deviations.length > 0) rest.push(this.bus.publish('wayfinder.deviations.v1', out.deviations));
     if (out.localized.length > 0) rest.push(this.bus.publish('wayfinder.localized.v1', out.localized));
     if (out.anchorChanges.length > 0) rest.push(this.bus.publish('wayfinder.anchor-changes.v1', out.anchorChanges));
+    if (out.delegations.length > 0) rest.push(this.bus.publish('wayfinder.delegations.v1', out.delegations));
     await settleAll(rest);
     // Counted once published: a failed batch is decided again from the stored state and counted then.
     const byDeviation = new Map(out.deviations.map((d) => [d.eventId, d]));

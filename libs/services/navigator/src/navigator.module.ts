@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { DelegationsHandler } from '@wayfinder/service-core';
 import { NavigationHandler } from './navigation.handler';
 
-@Module({ controllers: [NavigationHandler] })
+// The tenants' cross_agent_cycle graphs (fed by the navigators' delegation signals when distributed).
+@Module({ controllers: [NavigationHandler, DelegationsHandler] })
 export class NavigatorModule {}

@@ -25,7 +25,7 @@ import { InMemoryHistoryStore, type HistoryStore } from '@wayfinder/history';
 import { RedisAgentStateStore, RedisDeliveryLog, RedisDetectorStateStore, RedisHeldSteps, RedisHistoryStore, RedisMapStore } from '@wayfinder/redis';
 import { CorrectionEngineModule, CorrectionHandler } from '@wayfinder/service-correction-engine';
 import type { CorrectionEngine } from '@wayfinder/correction';
-import { AGENT_STATE_STORES, InMemoryMapStore, PoliciesHandler, PolicyBook, STATE_SETTINGS, WayfinderCoreModule, type AgentStateStores, type MapStore, type StateSettings } from '@wayfinder/service-core';
+import { AGENT_STATE_STORES, DELEGATION_GRAPH_STORE, InMemoryMapStore, PoliciesHandler, PolicyBook, STATE_SETTINGS, WayfinderCoreModule, type AgentStateStores, type MapStore, type StateSettings } from '@wayfinder/service-core';
 import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-detector-worker';
 import { memoryStores, startMemoryService, type RunningMemoryService } from '@wayfinder/service-memory';
 import { authenticatorFor, correctionLogFor, keyStoreFor, startGatewayService, type RunningGateway } from '@wayfinder/service-gateway';
@@ -70,7 +70,7 @@ const SERVICE_MODULES: Record<StreamService, Type<unknown>> = {
 /** The topics each service consumes (for lag measurement). */
 const CONSUMED: Record<StreamService, string[]> = {
   'task-parser': ['wayfinder.tasks.v1', 'wayfinder.anchor-changes.v1', 'wayfinder.policies.v1'],
-  navigator: ['wayfinder.steps.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1', 'wayfinder.controls.v1', 'wayfinder.suppressions.v1'],
+  navigator: ['wayfinder.steps.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1', 'wayfinder.controls.v1', 'wayfinder.suppressions.v1', 'wayfinder.deviations.v1', 'wayfinder.delegations.v1'],
   'state-localizer': ['wayfinder.steps.v1', 'wayfinder.maps.v1'],
   'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1', 'wayfinder.delegations.v1', 'wayfinder.suppressions.v1'],
   'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.controls.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
@@ -111,7 +111,7 @@ export function pipelineServices(config: Pick<WayfinderConfig, 'pipeline' | 'ser
  */
 const HOT_OUTPUTS: Partial<Record<ServiceName, TopicName[]>> = {
   gateway: ['wayfinder.steps.v1'],
-  navigator: ['wayfinder.corrections.v1', 'wayfinder.escalations.v1', 'wayfinder.deviations.v1', 'wayfinder.localized.v1'],
+  navigator: ['wayfinder.corrections.v1', 'wayfinder.escalations.v1', 'wayfinder.deviations.v1', 'wayfinder.localized.v1', 'wayfinder.delegations.v1'],
   'state-localizer': ['wayfinder.localized.v1'],
   'detector-worker': ['wayfinder.deviations.v1'],
   'correction-engine': ['wayfinder.corrections.v1', 'wayfinder.escalations.v1'],
@@ -265,7 +265,9 @@ async function start(
     await connection.ping();
     closers.push(() => connection.quit());
     mapStore = new RedisMapStore(connection, { namespace: config.topicPrefix });
-    extraProviders.push({ provide: DETECTOR_STATE_STORE, useValue: new RedisDetectorStateStore(connection, { namespace: config.topicPrefix }) });
+    // The tenants' delegation graphs are kept beside the detector state (same keys whichever pipeline runs).
+    const detectorStates = new RedisDetectorStateStore(connection, { namespace: config.topicPrefix });
+    extraProviders.push({ provide: DETECTOR_STATE_STORE, useValue: detectorStates }, { provide: DELEGATION_GRAPH_STORE, useValue: detectorStates });
     const stores: AgentStateStores = (kind) => new RedisAgentStateStore(connection, kind, { namespace: config.topicPrefix });
     extraProviders.push({ provide: AGENT_STATE_STORES, useValue: stores });
     extraProviders.push({ provide: HELD_STEP_STORE, useValue: new RedisHeldSteps(connection, { namespace: config.topicPrefix }) });

@@ -2,3 +2,4 @@
 export { delegationOf, delegationSignalsOf, normalizeSubtask } from './delegation-signal';
 export { DelegationGraph } from './delegation-graph';
 export { CrossAgentCycleDetector } from './cross-agent-cycle.detector';
+export { DelegationSignaller } from './delegation-signaller';

@@ -1,15 +1,15 @@
 /**
- * The tenant's delegation graph moves between detector-worker instances (restart, partition move): the
+ * The tenant's delegation graph moves between instances (navigator or detector worker) (restart, partition move): the
  * new owner restores it from the store and flags the cycle at the same count a single instance would;
  * tenants keep graphs of their own.
  */
 import { DELEGATION_SCHEMA, type DelegationSignal, type Deviation } from '@wayfinder/contracts';
 import type { Bus } from '@wayfinder/bus';
-import { PolicyBook } from '@wayfinder/service-core';
-import type { AgentRef, DetectorStateStore } from './detector-state.store';
+import { PolicyBook } from '@wayfinder/detection';
+import type { AgentRef, AgentStateStore } from '../state/agent-state.store';
 import { DELEGATION_GRAPH_REF, DelegationsHandler } from './delegations.handler';
 
-class MapStateStore implements DetectorStateStore {
+class MapStateStore implements AgentStateStore {
   readonly entries = new Map<string, { version: number; state: Uint8Array }>();
   async versions(agents: readonly AgentRef[]) {
     return agents.map((a) => this.entries.get(`${a.tenantId}/${a.agentId}`)?.version ?? 0);
@@ -26,7 +26,7 @@ class MapStateStore implements DetectorStateStore {
   }
 }
 
-function handler(store: DetectorStateStore, sink: Deviation[]): DelegationsHandler {
+function handler(store: AgentStateStore, sink: Deviation[]): DelegationsHandler {
   const bus = { publish: async (_topic: string, events: Deviation[]) => void sink.push(...events) } as unknown as Bus;
   return new DelegationsHandler(bus, new PolicyBook(), store);
 }

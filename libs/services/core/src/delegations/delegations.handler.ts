@@ -1,10 +1,11 @@
 /**
  * cross_agent_cycle in the services (DESIGN §5.3, §7). Agents of one tenant live on different partitions
- * and instances, so per-agent detector state cannot see a delegation cycle. The localized handler turns
- * each agent's steps into DelegationSignals (a delegation, or milestone progress) and publishes them on
- * `wayfinder.delegations.v1`, keyed by tenant; this handler consumes them, so one instance holds each
- * tenant's bounded DelegationGraph, and publishes the deviations — one per agent in a cycle — on the
- * deviations topic, keyed by agent, for the correction engine that owns each agent.
+ * and instances, so per-agent state cannot see a delegation cycle. The navigator (distributed) or the
+ * detector worker's localized handler turns each agent's steps into DelegationSignals (a delegation, or
+ * milestone progress) and publishes them on `wayfinder.delegations.v1`, keyed by tenant; this handler
+ * (in either service) consumes them, so one instance holds each tenant's bounded DelegationGraph, and
+ * publishes the deviations — one per agent in a cycle — on the deviations topic, keyed by agent, for the
+ * ladder that owns each agent (the navigator's, or the correction engine's).
  * The graph is bounded per tenant (`crossAgent.maxEdgesPerTenant`) and, with a detector state store
  * (Redis in distributed mode), written back after each batch and restored when another instance wrote it
  * since, like per-agent detector state: a restart or a partition move changes no decision.
@@ -14,8 +15,12 @@ import { Payload } from '@nestjs/microservices';
 import type { DelegationSignal, Deviation } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus } from '@wayfinder/bus';
 import { DelegationGraph } from '@wayfinder/detection';
-import { BUS, POLICY_BOOK, type PolicyBook } from '@wayfinder/service-core';
-import { DETECTOR_STATE_STORE, type AgentRef, type DetectorStateStore } from './detector-state.store';
+import type { PolicyBook } from '@wayfinder/detection';
+import type { AgentRef, AgentStateStore } from '../state/agent-state.store';
+import { BUS, POLICY_BOOK } from '../tokens';
+
+/** Where the tenants' graphs are kept between processes (the detector state's store: Redis distributed, none embedded). */
+export const DELEGATION_GRAPH_STORE = Symbol('wayfinder.delegation-graph-store');
 
 /**
  * The store key of a tenant's graph: stored like an agent's state under an id longer than any agent id
@@ -33,7 +38,7 @@ export class DelegationsHandler {
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(POLICY_BOOK) private readonly policies: PolicyBook,
-    @Optional() @Inject(DETECTOR_STATE_STORE) private readonly store?: DetectorStateStore,
+    @Optional() @Inject(DELEGATION_GRAPH_STORE) private readonly store?: AgentStateStore,
   ) {}
 
   @BatchEventPattern('wayfinder.delegations.v1')
@@ -49,7 +54,7 @@ export class DelegationsHandler {
     if (this.store) await this.persist(this.store, tenants);
   }
 
-  private async restoreStale(store: DetectorStateStore, tenants: AgentRef[]): Promise<void> {
+  private async restoreStale(store: AgentStateStore, tenants: AgentRef[]): Promise<void> {
     const versions = await store.versions(tenants);
     const stale = tenants.filter((t, i) => versions[i] !== (this.known.get(t.tenantId) ?? 0));
     if (stale.length === 0) return;
@@ -71,7 +76,7 @@ export class DelegationsHandler {
     });
   }
 
-  private async persist(store: DetectorStateStore, tenants: AgentRef[]): Promise<void> {
+  private async persist(store: AgentStateStore, tenants: AgentRef[]): Promise<void> {
     const writes = tenants.flatMap((t) => {
       const state = this.graph.exportTenant(t.tenantId);
       return state === undefined ? [] : [{ ...t, state: new Uint8Array(Buffer.from(JSON.stringify(state), 'utf8')) }];
