@@ -4,16 +4,21 @@
  * second path. Per agent, this instance remembers the log cursor it read up to and the newest correction,
  * so a request costs one read of what is new and one look at that correction's acknowledgement (a hint
  * applied by another instance is acknowledged there). Which correction is pending is the domain's
- * (`pendingCorrections`); applying guidance acknowledges it, so it goes in once.
+ * (`pendingCorrections`); applying guidance acknowledges it, so it goes in once. What it remembers is
+ * bounded in per-tenant shares (issue #29): one tenant's many agents evict only that tenant's cursors.
  */
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Correction } from '@wayfinder/contracts';
 import { pendingCorrections, type Guidance, type PendingCorrections } from '@wayfinder/ingest';
-import type { CorrectionLog } from '@wayfinder/tenancy';
+import { TenantShares, type CorrectionLog } from '@wayfinder/tenancy';
 import { CORRECTION_LOG } from './tokens';
 
+/** Optional override of AGENT_CURSOR_LIMITS (tests). */
+export const AGENT_CURSORS = Symbol('wayfinder.agent-cursor-limits');
+
 const PAGE = 100;
-const MAX_AGENTS = 50_000;
+/** Agents remembered, all tenants together and per tenant. */
+export const AGENT_CURSOR_LIMITS = { total: 50_000, perTenant: 10_000 } as const;
 
 interface Seen {
   cursor?: string;
@@ -22,16 +27,20 @@ interface Seen {
 
 @Injectable()
 export class AgentCorrections {
-  private readonly agents = new Map<string, Seen>();
+  private readonly agents: TenantShares<Seen>;
 
-  constructor(@Inject(CORRECTION_LOG) private readonly log: CorrectionLog) {}
+  constructor(@Inject(CORRECTION_LOG) private readonly log: CorrectionLog, @Optional() @Inject(AGENT_CURSORS) limits?: { total: number; perTenant: number }) {
+    this.agents = new TenantShares(limits ?? AGENT_CURSOR_LIMITS);
+  }
+
+  /** Whether this instance remembers where it read the agent's log up to. */
+  remembers(tenantId: string, agentId: string): boolean {
+    return this.agents.has(tenantId, agentId);
+  }
 
   async pending(tenantId: string, agentId: string): Promise<PendingCorrections> {
-    const key = `${tenantId}\u0000${agentId}`;
-    const seen = this.agents.get(key) ?? {};
-    this.agents.delete(key);
-    this.agents.set(key, seen);
-    while (this.agents.size > MAX_AGENTS) this.agents.delete(this.agents.keys().next().value as string);
+    const seen = this.agents.get(tenantId, agentId) ?? {};
+    this.agents.set(tenantId, agentId, seen);
     for (;;) {
       const found = await this.log.after(tenantId, agentId, seen.cursor, PAGE);
       if (found.length === 0) break;
