@@ -10,7 +10,7 @@ import { AgentCorrections } from './agent-corrections';
 function hint(tenantId: string, agentId: string): Correction {
   return {
     schema: 'wayfinder.correction.v1', eventId: `c-${tenantId}-${agentId}`, tenantId, agentId, taskId: 't', runId: null, ts: new Date().toISOString(), atSeq: 3,
-    action: 'hint', severity: 'warning', reason: 'same call again', deviationIds: ['d1'], hint: { text: 'try another file' },
+    action: 'hint', severity: 'mild', reason: 'same call again', deviationIds: ['d1'], hint: { text: 'try another file' },
   };
 }
 
