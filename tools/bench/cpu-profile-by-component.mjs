@@ -30,7 +30,7 @@ const RULES = [
   ['correction engine', (f) => f.url.includes('libs/domain/correction') || f.url.includes('libs/domain/navigation') || f.url.includes('services/correction-engine')],
   ['memory service', (f) => f.url.includes('libs/domain/memory') || f.url.includes('services/memory')],
   ['durable agent state', (f) => f.url.includes('services/core')],
-  ['bus adapter (codec, delivery, fused edges)', (f) => f.url.includes('libs/platform/bus')],
+  ['bus adapter (codec, delivery, co-located readers)', (f) => f.url.includes('libs/platform/bus') || f.url.includes('services/runtime/src/co-located')],
   ['module loading (swc, startup)', (f) => f.url.includes('@swc') || f.url.includes('node:internal/modules') || f.url.includes('internal/modules')],
 ];
 
