@@ -16,6 +16,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StepEvent } from '@wayfinder/contracts';
 import type { Bus } from '@wayfinder/bus';
+import type { EgressPolicy } from '@wayfinder/config';
 import { frozenMessage, guidanceText, hardStopOf, HookSeqs, isResponseTo, mcpActionStep, mcpObservationStep, refusedToolResult, withGuidanceBlock, type ChatIdentity, type ChatStep, type Guidance, type McpToolCall } from '@wayfinder/ingest';
 import { BUS, MAP_STORE, type MapStore } from '@wayfinder/service-core';
 import { AgentCorrections } from '../../agent-corrections';
@@ -32,6 +33,8 @@ export class McpToolCalls {
   private readonly seqs = new HookSeqs();
   /** Per agent run, its last step's publish (the next one waits for it). */
   private readonly publishing = new Map<string, Promise<void>>();
+  /** One policy object for the door's life: the keep-alive connections to the servers are kept per policy. */
+  private readonly egress: EgressPolicy;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -39,7 +42,9 @@ export class McpToolCalls {
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     private readonly limiter: IngestLimiter,
     private readonly corrections: AgentCorrections,
-  ) {}
+  ) {
+    this.egress = gatewayEgress(options);
+  }
 
   async serve(req: IncomingMessage, res: ServerResponse, upstream: URL, identity: ChatIdentity, call: McpToolCall, body: Buffer): Promise<void> {
     const [pending, map] = await Promise.all([this.corrections.pending(identity.tenantId, identity.agentId), this.maps.get(identity.tenantId, identity.taskId)]);
@@ -64,7 +69,7 @@ export class McpToolCalls {
     });
     let answer: IncomingMessage;
     try {
-      answer = await sendUpstream(upstream, upstreamHeaders(req.headers, body.length), body, this.options.proxyTimeoutMs, closed.signal, gatewayEgress(this.options), 'POST');
+      answer = await sendUpstream(upstream, upstreamHeaders(req.headers, body.length), body, this.options.proxyTimeoutMs, closed.signal, this.egress, 'POST');
     } catch (error) {
       throw new ApiError(error instanceof UpstreamError && error.timedOut ? 504 : 502, { error: (error as Error).message });
     }
