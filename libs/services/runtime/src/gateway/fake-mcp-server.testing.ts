@@ -33,10 +33,15 @@ export interface FakeMcpServer {
   close(): Promise<void>;
 }
 
+/** Both tools take a path. registerTool is called through a plain signature: its generic overloads are too deep for the type checker (TS2589). */
+const PATH_INPUT = z.object({ path: z.string() });
+type Register = (name: string, config: { description: string; inputSchema: unknown }, cb: () => Promise<{ content: Array<{ type: 'text'; text: string }>; isError?: boolean }>) => void;
+
 function toolServer(): McpServer {
   const server = new McpServer({ name: 'fake-files', version: '1.0.0' });
-  server.registerTool('read_file', { description: 'Reads a file', inputSchema: { path: z.string() } }, async () => ({ content: [{ type: 'text', text: READ_FAILURE }], isError: true }));
-  server.registerTool('delete_file', { description: 'Deletes a file', inputSchema: { path: z.string() } }, async () => ({ content: [{ type: 'text', text: 'deleted' }] }));
+  const register = server.registerTool.bind(server) as unknown as Register;
+  register('read_file', { description: 'Reads a file', inputSchema: PATH_INPUT }, async () => ({ content: [{ type: 'text', text: READ_FAILURE }], isError: true }));
+  register('delete_file', { description: 'Deletes a file', inputSchema: PATH_INPUT }, async () => ({ content: [{ type: 'text', text: 'deleted' }] }));
   return server;
 }
 
