@@ -74,7 +74,30 @@ describe('the MCP door’s boundaries', () => {
     }
   });
 
+  it('needs no key in local mode, as the other doors, and files the calls under tenant local', async () => {
+    const local = await startWithGateway({ WAYFINDER_MCP_SERVERS: `files=${server.url}` });
+    const seen: StepEvent[] = [];
+    local.bus.subscribe('wayfinder.steps.v1', async (batch) => void seen.push(...batch.map((d) => d.payload as StepEvent)), { groupId: 'local-observer' });
+    const client = new Client({ name: 'agent', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${local.gateway!.url}/v1/mcp/files`), { requestInit: { headers: { 'X-Wayfinder-Agent': 'local-agent' } } })); // eslint-disable-line @typescript-eslint/no-non-null-assertion
+      expect(await client.callTool({ name: 'read_file', arguments: { path: '/x' } })).toMatchObject({ isError: true });
+      await eventually(async () => seen.some((s) => s.kind === 'observation'), 10_000, 'the local agent’s observation');
+      expect(seen.map((s) => [s.tenantId, s.agentId, s.kind])).toEqual([
+        ['local', 'local-agent', 'action'],
+        ['local', 'local-agent', 'observation'],
+      ]);
+      // Local mode's doors hold here too: a page of another site is refused.
+      const foreign = await fetch(`${local.gateway!.url}/v1/mcp/files`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify(INITIALIZE) }); // eslint-disable-line @typescript-eslint/no-non-null-assertion
+      expect(foreign.status).toBe(403);
+    } finally {
+      await client.close().catch(() => undefined);
+      await local.stop();
+    }
+  });
+
   it('refuses a request without a key or with a wrong one, before anything reaches the server', async () => {
+    const before = server.requests.length;
     const noKey = await post('/v1/mcp/files', {});
     expect(noKey.status).toBe(401);
     expect(await noKey.json()).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining('X-Wayfinder-Key'), data: { status: 401 } } });
@@ -82,7 +105,7 @@ describe('the MCP door’s boundaries', () => {
     expect((await post('/v1/mcp/files', { authorization: `Bearer ${A}` })).status).toBe(401);
     expect((await post('/v1/mcp/files', { 'x-wayfinder-key': 'not-a-key' })).status).toBe(401);
     expect((await fetch(`${base}/v1/mcp/files`, { headers: { accept: 'text/event-stream' } })).status).toBe(401);
-    expect(server.requests).toHaveLength(0);
+    expect(server.requests).toHaveLength(before);
   });
 
   it('records one tenant’s calls under its own agents only', async () => {
