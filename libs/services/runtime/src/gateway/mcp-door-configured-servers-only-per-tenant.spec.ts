@@ -1,8 +1,9 @@
 // The MCP door's boundaries: a tenant reaches only the servers the operator configured, by name (an unknown
 // name or a URL in its place is a 404 JSON-RPC error naming it, and nothing reaches any server); a
 // configured server is still under the operator's egress at connect time (a name resolving to loopback is
-// refused); a request without a key, or with a wrong one, is refused; one tenant's MCP calls are its own
-// agents' steps, never another tenant's, even under the same agent id.
+// refused); local mode needs no key, as on the other doors; a request without a key, or with a wrong one,
+// is refused; one tenant's MCP calls are its own agents' steps, never another tenant's, even under the
+// same agent id.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { StepEvent } from '@wayfinder/contracts';
