@@ -3,7 +3,7 @@
 // configured server is still under the operator's egress at connect time (a name resolving to loopback is
 // refused); local mode needs no key, as on the other doors; a request without a key, or with a wrong one,
 // is refused; one tenant's MCP calls are its own agents' steps, never another tenant's, even under the
-// same agent id.
+// same agent id, and its MCP session is not another tenant's to use.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { StepEvent } from '@wayfinder/contracts';
@@ -112,11 +112,20 @@ describe('the MCP door’s boundaries', () => {
   it('records one tenant’s calls under its own agents only', async () => {
     const a = await connect(A, 'shared-name');
     for (let i = 0; i < 3; i++) await a.callTool({ name: 'read_file', arguments: { path: `/a/${i}` } });
+    // A's MCP session is not B's to use, even with its id: refused as a session the server does not know.
+    const sessionOfA = server.requests.filter((r) => r.rpc === 'tools/call').at(-1)!.headers['mcp-session-id'] as string; // eslint-disable-line @typescript-eslint/no-non-null-assertion
+    const ranBefore = server.toolCalls();
+    const stolen = await post('/v1/mcp/files', { 'x-wayfinder-key': B, 'x-wayfinder-agent': 'thief', 'mcp-session-id': sessionOfA, 'mcp-protocol-version': '2025-06-18' }, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'read_file', arguments: { path: '/a/0' } } });
+    expect(stolen.status).toBe(404);
+    expect(((await stolen.json()) as { error: { message: string } }).error.message).toMatch(/^session not found/);
+    for (const method of ['GET', 'DELETE']) expect((await fetch(`${base}/v1/mcp/files`, { method, headers: { 'x-wayfinder-key': B, 'mcp-session-id': sessionOfA } })).status).toBe(404);
+    expect(server.toolCalls()).toBe(ranBefore);
+    expect((await a.callTool({ name: 'read_file', arguments: { path: '/a/3' } })).isError).toBe(true);
     const b = await connect(B, 'globex-only');
     await b.callTool({ name: 'read_file', arguments: { path: '/b' } });
-    await eventually(async () => steps.filter((s) => s.kind === 'observation').length >= 4, 10_000, 'both tenants’ observations');
+    await eventually(async () => steps.filter((s) => s.kind === 'observation').length >= 5, 10_000, 'both tenants’ observations');
     const acme = steps.filter((s) => s.agentId === 'shared-name');
-    expect(acme).toHaveLength(6);
+    expect(acme).toHaveLength(8);
     expect(acme.every((s) => s.tenantId === 'acme')).toBe(true);
     expect(steps.filter((s) => s.tenantId === 'globex').map((s) => s.agentId)).toEqual(['globex-only', 'globex-only']);
     // B's view of the fleet holds its agent only, and A's agent is not B's to read.

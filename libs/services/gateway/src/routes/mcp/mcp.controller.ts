@@ -9,11 +9,12 @@
  *   (initialize, tools/list, notifications, responses to the server's requests, a batch) is passed on
  *   untouched, its answer (JSON or an SSE stream) back as the server sent it;
  * - GET (the server's stream) and DELETE (the end of a session) are passed on untouched.
+ * A session opened by another tenant is refused (404, mcp-sessions.ts).
  * Bodies are bounded as the LLM proxy's (the request by the gateway's body limit, a JSON answer by
  * WAYFINDER_PROXY_MAX_RESPONSE_BYTES); errors are JSON-RPC error responses (api-error.ts).
  */
 import { Controller, Delete, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Id } from '@wayfinder/contracts';
 import { readMcpToolCall, type ChatIdentity } from '@wayfinder/ingest';
 import type { ResolvedTenant } from '@wayfinder/tenancy';
@@ -23,6 +24,7 @@ import { jsonOrUndefined, readRawBody } from '../../http/request-body';
 import { headerValue, wayfinderHeaders } from '../../http/wayfinder-headers';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../../tokens';
 import { ProxyExchange } from '../proxy/proxy-exchange';
+import { McpSessions } from './mcp-sessions';
 import { McpToolCalls } from './mcp-tool-calls';
 
 @Controller('v1/mcp')
@@ -32,31 +34,44 @@ export class McpController {
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     private readonly exchange: ProxyExchange,
     private readonly toolCalls: McpToolCalls,
+    private readonly sessions: McpSessions,
   ) {}
 
   @Post(':server')
   async post(@Req() req: IncomingMessage, @Res() res: ServerResponse, @CurrentTenant() tenant: ResolvedTenant, @Param('server') server: string): Promise<void> {
-    const url = this.serverUrl(server);
+    const url = this.serverUrl(server, req, tenant.tenantId);
     const body = await readRawBody(req, this.options.maxBodyBytes);
     const call = readMcpToolCall(jsonOrUndefined(body.toString('utf8')));
     if (call) return this.toolCalls.serve(req, res, url, mcpIdentity(req, tenant.tenantId), call, body);
-    await this.exchange.relay(req, res, { url, method: 'POST', body, timeoutMs: this.options.proxyTimeoutMs, tenantId: tenant.tenantId });
+    // The session a server opens (its answer to `initialize`) is the tenant's.
+    const answered = (status: number, headers: IncomingHttpHeaders) => {
+      const opened = headers['mcp-session-id'];
+      if (status >= 200 && status < 300 && typeof opened === 'string') this.sessions.opened(server, opened, tenant.tenantId);
+    };
+    await this.exchange.relay(req, res, { url, method: 'POST', body, timeoutMs: this.options.proxyTimeoutMs, tenantId: tenant.tenantId, answered });
   }
 
   @Get(':server')
   async stream(@Req() req: IncomingMessage, @Res() res: ServerResponse, @CurrentTenant() tenant: ResolvedTenant, @Param('server') server: string): Promise<void> {
-    await this.exchange.relay(req, res, { url: this.serverUrl(server), method: 'GET', timeoutMs: this.options.proxyTimeoutMs, tenantId: tenant.tenantId });
+    await this.exchange.relay(req, res, { url: this.serverUrl(server, req, tenant.tenantId), method: 'GET', timeoutMs: this.options.proxyTimeoutMs, tenantId: tenant.tenantId });
   }
 
   @Delete(':server')
   async end(@Req() req: IncomingMessage, @Res() res: ServerResponse, @CurrentTenant() tenant: ResolvedTenant, @Param('server') server: string): Promise<void> {
-    await this.exchange.relay(req, res, { url: this.serverUrl(server), method: 'DELETE', timeoutMs: this.options.proxyTimeoutMs, tenantId: tenant.tenantId });
+    const url = this.serverUrl(server, req, tenant.tenantId);
+    const session = headerValue(req, 'mcp-session-id');
+    const answered = (status: number) => {
+      if (session !== undefined && status >= 200 && status < 300) this.sessions.ended(server, session);
+    };
+    await this.exchange.relay(req, res, { url, method: 'DELETE', timeoutMs: this.options.proxyTimeoutMs, tenantId: tenant.tenantId, answered });
   }
 
-  /** The configured server's URL: the operator's, never one a tenant wrote. */
-  private serverUrl(server: string): URL {
+  /** The configured server's URL (the operator's, never one a tenant wrote), once the request's session is known to be the tenant's. */
+  private serverUrl(server: string, req: IncomingMessage, tenantId: string): URL {
     const servers = this.options.mcpServers ?? {};
     if (!Object.hasOwn(servers, server)) throw notFound(`no MCP server "${server.slice(0, 128)}" is configured on this gateway (the operator lists them in WAYFINDER_MCP_SERVERS)`);
+    const session = headerValue(req, 'mcp-session-id');
+    if (session !== undefined && !this.sessions.allows(server, session, tenantId)) throw notFound(`session not found (MCP server "${server}"): start a new session`);
     return new URL(servers[server]);
   }
 }

@@ -61,6 +61,8 @@ export interface Relay {
   reader?: AnswerReader;
   /** Called once the upstream has the request (the guidance it carries is then delivered). */
   sent?: () => Promise<void>;
+  /** Called with the upstream's status and headers as they come (the MCP door learns its sessions). */
+  answered?: (status: number, headers: IncomingMessage['headers']) => void;
 }
 
 /** One dialect's request through the exchange (chat completions, Responses, Anthropic Messages). */
@@ -152,6 +154,7 @@ export class ProxyExchange {
       throw new ApiError(timedOut ? 504 : 502, { error: (error as Error).message });
     }
     await relay.sent?.();
+    relay.answered?.(upstreamRes.statusCode ?? 502, upstreamRes.headers);
 
     const who = relay.turn ? `${relay.tenantId}/${relay.turn.identity.agentId}` : relay.tenantId;
     const status = upstreamRes.statusCode ?? 502;
