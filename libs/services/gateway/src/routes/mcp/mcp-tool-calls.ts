@@ -7,7 +7,7 @@
  * 2. otherwise the call is published as an action and forwarded; the response to it (a JSON body, or
  *    the one event of an SSE stream that answers it: progress notifications and server requests pass
  *    through untouched) becomes the observation, and pending guidance goes into that result as one more
- *    text block, once.
+ *    text block, once (a parallel call that read the same guidance leaves it out).
  * Steps of one agent are numbered and published in order (one at a time, so a parallel call never
  * lands behind a later seq and is taken for a duplicate); a failed observation publish is logged, the
  * tool's answer still goes back (the tool did run).
@@ -33,6 +33,8 @@ export class McpToolCalls {
   private readonly seqs = new HookSeqs();
   /** Per agent run, its last step's publish (the next one waits for it). */
   private readonly publishing = new Map<string, Promise<void>>();
+  /** Guidance going into a result now: a parallel call that read the same pending guidance leaves it out. */
+  private readonly delivering = new Set<string>();
   /** One policy object for the door's life: the keep-alive connections to the servers are kept per policy. */
   private readonly egress: EgressPolicy;
 
@@ -77,16 +79,25 @@ export class McpToolCalls {
     let delivered: Guidance | undefined;
     const finish = async (response: Record<string, unknown>): Promise<Record<string, unknown>> => {
       await this.publish(identity, (seq, now) => mcpObservationStep(call, response, identity, seq, now)).catch((error: unknown) => this.logger.error(`the observation of ${identity.tenantId}/${identity.agentId}'s ${call.name} call was not published: ${(error as Error).message}`));
-      const guided = pending.guidance && withGuidanceBlock(response, `Wayfinder: ${guidanceText(pending.guidance)}`);
+      const guidance = pending.guidance;
+      if (!guidance || this.delivering.has(claimOf(guidance))) return response;
+      const guided = withGuidanceBlock(response, `Wayfinder: ${guidanceText(guidance)}`);
       if (!guided) return response;
-      delivered = pending.guidance;
+      this.delivering.add(claimOf(guidance));
+      delivered = guidance;
       return guided;
     };
     const status = answer.statusCode ?? 502;
     const type = String(answer.headers['content-type'] ?? '');
     if (status >= 200 && status < 300 && /text\/event-stream/i.test(type)) await this.stream(answer, res, status, call, finish);
     else await this.whole(answer, res, status, /json/i.test(type) ? call : undefined, finish);
-    if (delivered) await this.corrections.applied(delivered);
+    if (!delivered) return;
+    const claim = claimOf(delivered);
+    try {
+      await this.corrections.applied(delivered);
+    } finally {
+      this.delivering.delete(claim);
+    }
   }
 
   /** A JSON answer (bounded as the LLM proxy's): the response to the call rewritten, any other body passed on. */
@@ -157,3 +168,5 @@ export class McpToolCalls {
     return next;
   }
 }
+
+const claimOf = (guidance: Guidance) => `${guidance.tenantId}\u0000${guidance.eventId}`;
