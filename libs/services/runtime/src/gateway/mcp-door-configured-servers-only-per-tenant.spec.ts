@@ -133,6 +133,12 @@ describe('the MCP door’s boundaries', () => {
     const agentsOfB = (await call(base, 'GET', '/v1/agents', { key: B })).body.agents as Array<{ agentId: string }>;
     expect(agentsOfB.map((x) => x.agentId)).toEqual(['globex-only']);
     expect((await call(base, 'GET', '/v1/agents/shared-name/corrections', { key: B })).body.corrections).toEqual([]);
+    // A tool call inside a JSON-RPC batch would pass the door unseen: refused, nothing forwarded.
+    const postsBeforeBatch = server.requests.filter((r) => r.method === 'POST').length;
+    const batch = await post('/v1/mcp/files', { 'x-wayfinder-key': A, 'x-wayfinder-agent': 'batcher' }, [{ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'read_file', arguments: { path: '/x' } } }]);
+    expect(batch.status).toBe(400);
+    expect(await batch.json()).toMatchObject({ error: { code: -32600, message: expect.stringContaining('batch') } });
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(postsBeforeBatch);
     // A tool call without an agent or a session to name one is refused, naming the header.
     const noAgent = await post('/v1/mcp/files', { 'x-wayfinder-key': A }, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'read_file', arguments: { path: '/x' } } });
     expect(noAgent.status).toBe(400);

@@ -6,8 +6,8 @@
  * `MCP-Protocol-Version`); the agent in `X-Wayfinder-Agent` (else the MCP session), its task in
  * `X-Wayfinder-Task` (else the agent), its run in `X-Wayfinder-Run` (else the MCP session).
  * - POST: a `tools/call` goes through McpToolCalls (steps, refusals, guidance); every other message
- *   (initialize, tools/list, notifications, responses to the server's requests, a batch) is passed on
- *   untouched, its answer (JSON or an SSE stream) back as the server sent it;
+ *   (initialize, tools/list, notifications, responses to the server's requests, a batch without a tool
+ *   call; one with a tool call is a 400) is passed on untouched, its answer (JSON or an SSE stream) back as the server sent it;
  * - GET (the server's stream) and DELETE (the end of a session) are passed on untouched.
  * A session opened by another tenant is refused (404, mcp-sessions.ts).
  * Bodies are bounded as the LLM proxy's (the request by the gateway's body limit, a JSON answer by
@@ -41,7 +41,10 @@ export class McpController {
   async post(@Req() req: IncomingMessage, @Res() res: ServerResponse, @CurrentTenant() tenant: ResolvedTenant, @Param('server') server: string): Promise<void> {
     const url = this.serverUrl(server, req, tenant.tenantId);
     const body = await readRawBody(req, this.options.maxBodyBytes);
-    const call = readMcpToolCall(jsonOrUndefined(body.toString('utf8')));
+    const message = jsonOrUndefined(body.toString('utf8'));
+    // A batch (MCP 2025-03-26; later revisions have none) would carry its tool calls past the door unseen.
+    if (Array.isArray(message) && message.some((m) => readMcpToolCall(m) !== undefined)) throw badRequest('send each tools/call as its own request, not in a JSON-RPC batch (MCP 2025-06-18 and later have no batches)', '(root)');
+    const call = readMcpToolCall(message);
     if (call) return this.toolCalls.serve(req, res, url, mcpIdentity(req, tenant.tenantId), call, body);
     // The session a server opens (its answer to `initialize`) is the tenant's.
     const answered = (status: number, headers: IncomingHttpHeaders) => {
