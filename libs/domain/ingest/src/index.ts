@@ -8,3 +8,4 @@ export { OtlpNormalizer, DEFAULT_NORMALIZER_OPTIONS, type NormalizerOptions, typ
 export type { Clock } from './clock';
 export * from './chat';
 export { readToolHook, hookStep, hardStopOf, HookSeqs, preToolAnswer, postToolAnswer, type ToolHookEvent, type ToolHookInput, type ToolHookResult, type HookIdentity } from './hooks/tool-hooks';
+export { readMcpToolCall, isResponseTo, mcpActionStep, mcpObservationStep, refusedToolResult, withGuidanceBlock, type McpToolCall, type JsonRpcId } from './mcp/mcp-tool-call';

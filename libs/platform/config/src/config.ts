@@ -4,6 +4,7 @@
  * fails with the whole list instead of one variable per restart.
  */
 import { z } from 'zod';
+import { readMcpServers } from './mcp-servers';
 
 export const SERVICE_NAMES = ['task-parser', 'navigator', 'state-localizer', 'detector-worker', 'correction-engine', 'memory-service', 'gateway', 'otlp-normalizer', 'history-recorder', 'escalation-notifier'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -72,6 +73,16 @@ export const WayfinderConfig = z.object({
     .string()
     .url()
     .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
+  /** The MCP servers agents may reach through `/v1/mcp/{name}` (WAYFINDER_MCP_SERVERS, `name=url,…`; mcp-servers.ts). */
+  mcpServers: z
+    .string()
+    .max(10_000)
+    .transform((text, ctx) => {
+      const read = readMcpServers(text);
+      if (read.ok) return read.servers;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: read.error });
+      return z.NEVER;
+    }),
   /** Operator's egress allow-list (comma-separated hosts or base URLs) for tenants' upstreams and webhooks (egress.ts). */
   egressAllow: z.string().max(10_000),
   /** Whether tenants' upstreams and webhooks may reach loopback, link-local and private addresses. */
@@ -170,6 +181,7 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   gatewayTlsKey: 'WAYFINDER_GATEWAY_TLS_KEY (--tls-key)',
   proxyUpstream: 'WAYFINDER_PROXY_UPSTREAM',
   anthropicUpstream: 'WAYFINDER_ANTHROPIC_UPSTREAM',
+  mcpServers: 'WAYFINDER_MCP_SERVERS',
   egressAllow: 'WAYFINDER_EGRESS_ALLOW',
   egressAllowPrivate: 'WAYFINDER_EGRESS_ALLOW_PRIVATE',
   proxyTimeoutMs: 'WAYFINDER_PROXY_TIMEOUT_MS',
@@ -228,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     gatewayTlsKey: overrides['tls-key'] ?? (env.WAYFINDER_GATEWAY_TLS_KEY || undefined),
     proxyUpstream: env.WAYFINDER_PROXY_UPSTREAM || undefined,
     anthropicUpstream: env.WAYFINDER_ANTHROPIC_UPSTREAM || 'https://api.anthropic.com',
+    mcpServers: env.WAYFINDER_MCP_SERVERS ?? '',
     egressAllow: env.WAYFINDER_EGRESS_ALLOW ?? '',
     egressAllowPrivate: (env.WAYFINDER_EGRESS_ALLOW_PRIVATE ?? '').trim().toLowerCase(),
     proxyTimeoutMs: env.WAYFINDER_PROXY_TIMEOUT_MS ?? '120000',

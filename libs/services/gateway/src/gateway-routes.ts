@@ -8,6 +8,7 @@ import { AnchorsRoutesModule } from './routes/anchors/anchors-routes.module';
 import { CorrectionsRoutesModule } from './routes/corrections/corrections-routes.module';
 import { HealthRoutesModule } from './routes/health/health-routes.module';
 import { HooksRoutesModule } from './routes/hooks/hooks-routes.module';
+import { McpRoutesModule } from './routes/mcp/mcp-routes.module';
 import { OpenApiRoutesModule } from './routes/openapi/openapi-routes.module';
 import { PolicyRoutesModule } from './routes/policy/policy-routes.module';
 import { ProxyRoutesModule } from './routes/proxy/proxy-routes.module';
@@ -15,4 +16,4 @@ import { StepsRoutesModule } from './routes/steps/steps-routes.module';
 import { TasksRoutesModule } from './routes/tasks/tasks-routes.module';
 import { TracesRoutesModule } from './routes/traces/traces-routes.module';
 
-export const GATEWAY_ROUTE_MODULES: Type<unknown>[] = [StepsRoutesModule, TasksRoutesModule, CorrectionsRoutesModule, PolicyRoutesModule, TracesRoutesModule, AnchorsRoutesModule, ProxyRoutesModule, HooksRoutesModule, HealthRoutesModule, OpenApiRoutesModule];
+export const GATEWAY_ROUTE_MODULES: Type<unknown>[] = [StepsRoutesModule, TasksRoutesModule, CorrectionsRoutesModule, PolicyRoutesModule, TracesRoutesModule, AnchorsRoutesModule, ProxyRoutesModule, McpRoutesModule, HooksRoutesModule, HealthRoutesModule, OpenApiRoutesModule];

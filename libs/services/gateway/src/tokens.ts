@@ -49,14 +49,19 @@ export interface GatewayOptions {
   /** Open correction streams (SSE and waiting long-polls) per tenant, and in all (WAYFINDER_MAX_STREAMS_PER_TENANT / WAYFINDER_MAX_STREAMS); past them → 429. */
   readonly maxStreamsPerTenant: number;
   readonly maxStreams: number;
-  /** The operator's egress (WAYFINDER_EGRESS_ALLOW / _ALLOW_PRIVATE): where a tenant's policy may send; `proxyUpstream` and `anthropicUpstream` are always allowed. */
+  /**
+   * The MCP servers of the MCP door (WAYFINDER_MCP_SERVERS): name → URL. Agents name a server in
+   * `/v1/mcp/{name}`, never a URL.
+   */
+  readonly mcpServers?: Readonly<Record<string, string>>;
+  /** The operator's egress (WAYFINDER_EGRESS_ALLOW / _ALLOW_PRIVATE): where a tenant's policy may send; `proxyUpstream`, `anthropicUpstream` and the MCP servers are always allowed. */
   readonly egress?: EgressPolicy;
 }
 
-/** The effective egress policy: the operator's list (none by default) plus the operator's own upstreams. */
+/** The effective egress policy: the operator's list (none by default) plus the operator's own upstreams and MCP servers. */
 export function gatewayEgress(options: GatewayOptions): EgressPolicy {
   const egress = options.egress ?? { allow: [], allowPrivate: false };
-  const own = [options.proxyUpstream, options.anthropicUpstream].filter((u): u is string => u !== undefined && u !== '' && !egress.allow.includes(u));
+  const own = [options.proxyUpstream, options.anthropicUpstream, ...Object.values(options.mcpServers ?? {})].filter((u): u is string => u !== undefined && u !== '' && !egress.allow.includes(u));
   return own.length > 0 ? { ...egress, allow: [...egress.allow, ...own] } : egress;
 }
 

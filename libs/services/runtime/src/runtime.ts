@@ -377,6 +377,7 @@ async function start(
         maxStreams: config.maxStreams,
         ...(config.proxyUpstream && { proxyUpstream: config.proxyUpstream }),
         anthropicUpstream: config.anthropicUpstream,
+        mcpServers: config.mcpServers,
         // The operator's own upstreams are always allowed (gatewayEgress adds them to the allow-list).
         egress,
       },

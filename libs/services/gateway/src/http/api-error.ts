@@ -39,7 +39,7 @@ export function zodProblem(error: z.ZodError): { error: string; field: string } 
 }
 
 /** The first segments under `/v1` that are Wayfinder's own API; every other `/v1/...` path is the LLM proxy's. */
-export const WAYFINDER_ROOTS: ReadonlySet<string> = new Set(['steps', 'tasks', 'agents', 'policy', 'traces', 'hooks', 'fleet', 'escalations', 'tenants', 'deviations', 'openapi.json']);
+export const WAYFINDER_ROOTS: ReadonlySet<string> = new Set(['steps', 'tasks', 'agents', 'policy', 'traces', 'hooks', 'fleet', 'escalations', 'tenants', 'deviations', 'openapi.json', 'mcp']);
 
 /**
  * Whose error shape a path's errors take: Anthropic's for `/v1/messages` (and below it), OpenAI's for
@@ -75,6 +75,20 @@ const OPENAI_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401
 /** `{error:{message,type,param,code}}`, the body OpenAI clients turn into their error classes. */
 export function openAiError(status: number, body: ApiErrorBody): { error: { message: string; type: string; param: string | null; code: string | null } } {
   return { error: { message: body.error, type: OPENAI_TYPES[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'), param: body.field ?? null, code: status === 429 ? 'rate_limit_exceeded' : null } };
+}
+
+/** Paths of the MCP door (`/v1/mcp/...`), whose errors are JSON-RPC error responses. */
+export function isMcpPath(url: string | undefined): boolean {
+  return url !== undefined && /^\/v1\/mcp(\/|\?|$)/.test(url);
+}
+
+/**
+ * A JSON-RPC error response, as MCP clients read a failed HTTP exchange: the request's id is not known
+ * here (null, as JSON-RPC allows), the HTTP status and the field named go in `data`. A refused body is
+ * an invalid request (-32600); anything else a server error (-32000, the range MCP servers use).
+ */
+export function mcpError(status: number, body: ApiErrorBody): { jsonrpc: '2.0'; id: null; error: { code: number; message: string; data: { status: number; field?: string } } } {
+  return { jsonrpc: '2.0', id: null, error: { code: status === 400 || status === 413 ? -32600 : -32000, message: body.error, data: { status, ...(body.field !== undefined && { field: body.field }) } } };
 }
 
 @Catch()
@@ -119,8 +133,10 @@ export class ApiErrorFilter implements ExceptionFilter {
     if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     response.statusCode = status;
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
-    // The LLM proxy answers in the error shape its clients read (OpenAI's, or Anthropic's on /v1/messages).
+    // The LLM proxy answers in the error shape its clients read (OpenAI's, or Anthropic's on /v1/messages),
+    // the MCP door in JSON-RPC's.
     const dialect = proxyDialectOf(request.url);
-    response.end(JSON.stringify(dialect === 'openai' ? openAiError(status, body) : dialect === 'anthropic' ? anthropicError(status, body.error) : body));
+    const shaped = isMcpPath(request.url) ? mcpError(status, body) : dialect === 'openai' ? openAiError(status, body) : dialect === 'anthropic' ? anthropicError(status, body.error) : body;
+    response.end(JSON.stringify(shaped));
   }
 }

@@ -37,6 +37,15 @@ export function parseJson(text: string): unknown {
   }
 }
 
+/** JSON passed on to another server: read if it parses (to look at), undefined if not (the server answers it). */
+export function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The items of a batch body: a JSON array, one JSON object, or NDJSON lines. A line of NDJSON that does
  * not parse is that item's error, not the whole request's (the other lines are still accepted).

@@ -113,7 +113,7 @@ function buildDocument(): Json {
       { name: 'ingest', description: 'steps, tasks, traces' },
       { name: 'corrections', description: "an agent's corrections, acknowledgements and resume" },
       { name: 'policy', description: "the tenant's wayfinder.policy.v1" },
-      { name: 'doors', description: 'the LLM proxy and agent hooks' },
+      { name: 'doors', description: 'the LLM proxy, the MCP door and agent hooks' },
       { name: 'query', description: "the operators' read API" },
       { name: 'dashboard', description: 'server-rendered pages' },
       { name: 'meta', description: 'health and this description' },
@@ -283,6 +283,35 @@ function buildDocument(): Json {
           },
         },
       },
+      '/v1/mcp/{server}': (() => {
+        const common = {
+          tags: ['doors'],
+          security: [{ wayfinderKey: [] }],
+          parameters: [
+            { name: 'server', in: 'path', required: true, description: 'a server the operator configured (WAYFINDER_MCP_SERVERS); any other name is a 404', schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' } },
+            header('Mcp-Session-Id', 'the MCP session (passed through)'),
+            header('MCP-Protocol-Version', 'the MCP revision (passed through)'),
+            header('X-Wayfinder-Agent', 'the agent (default: the MCP session)'),
+            header('X-Wayfinder-Task', 'the task (default: the agent id)'),
+            header('X-Wayfinder-Run', 'the run (default: the MCP session)'),
+            tenantQuery,
+          ],
+        };
+        const rpcError = json({ type: 'object', required: ['jsonrpc', 'error'], properties: { jsonrpc: { const: '2.0' }, id: { type: 'null' }, error: AnyObject } }, 'a JSON-RPC error response (401, 404 for an unknown server, 413, 429, 502, 503, 504) or the MCP server\'s own answer');
+        const answer = { description: "the MCP server's answer", content: { 'application/json': { schema: AnyObject }, 'text/event-stream': { schema: { type: 'string' } } } };
+        return {
+          post: {
+            ...common,
+            summary: 'MCP Streamable HTTP: a JSON-RPC message to the server',
+            operationId: 'mcpPost',
+            description: "A `tools/call` becomes an action and its result an observation; a frozen agent's call or one breaking a hard constraint is not forwarded but answered with a tool result `isError: true` and the reason; pending guidance is appended to the next result as one text block, once. Every other message passes through untouched.",
+            requestBody: { required: true, content: { 'application/json': { schema: {} } } },
+            responses: { '200': answer, '202': { description: 'a notification or response accepted by the server' }, default: rpcError },
+          },
+          get: { ...common, summary: "MCP Streamable HTTP: the server's stream", operationId: 'mcpStream', responses: { '200': answer, default: rpcError } },
+          delete: { ...common, summary: 'MCP Streamable HTTP: end the session', operationId: 'mcpEndSession', responses: { '200': { description: 'the session ended' }, default: rpcError } },
+        };
+      })(),
       '/v1/hooks/pre-tool-use': {
         post: { tags: ['doors'], summary: "Claude Code's PreToolUse hook", operationId: 'preToolUse', parameters: [header('X-Wayfinder-Agent', 'the agent (default: the session id)'), header('X-Wayfinder-Task', 'the task (default: the session id)'), tenantQuery], requestBody: { required: true, content: { 'application/json': { schema: HookInput } } }, responses: { '200': json(HookAnswer, 'the hook output'), ...errors('400', '401', '403', '429', '503') } },
       },

@@ -19,6 +19,8 @@ import { answerSteps, conversationRunId, ConversationTracker, FROZEN_STATUS, gui
 import { BUS } from '@wayfinder/service-core';
 import { AgentCorrections } from '../../agent-corrections';
 import { ApiError, badRequest } from '../../http/api-error';
+import { wayfinderHeaders } from '../../http/wayfinder-headers';
+import { jsonOrUndefined } from '../../http/request-body';
 import { IngestLimiter } from '../../ingest-limiter';
 import { GATEWAY_OPTIONS, gatewayEgress, type GatewayOptions } from '../../tokens';
 import { clientHeaders, sendUpstream, upstreamHeaders, UpstreamError } from './upstream-client';
@@ -59,6 +61,8 @@ export interface Relay {
   reader?: AnswerReader;
   /** Called once the upstream has the request (the guidance it carries is then delivered). */
   sent?: () => Promise<void>;
+  /** Called with the upstream's status and headers as they come (the MCP door learns its sessions). */
+  answered?: (status: number, headers: IncomingMessage['headers']) => void;
 }
 
 /** One dialect's request through the exchange (chat completions, Responses, Anthropic Messages). */
@@ -104,19 +108,11 @@ export class ProxyExchange {
    * errors); its task `X-Wayfinder-Task` (default the agent), its run `X-Wayfinder-Run` or the conversation's opening.
    */
   identity(req: IncomingMessage, tenantId: string, user: string | undefined, messages: readonly ChatMessage[], userField = 'user'): ChatIdentity {
-    const header = (name: string): string | undefined => {
-      const value = req.headers[name];
-      return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-    };
-    const fromHeader = header('x-wayfinder-agent');
-    const agentId = fromHeader ?? user;
+    const named = wayfinderHeaders(req);
+    const agentId = named.agentId ?? user;
     if (agentId === undefined || agentId === '') throw badRequest(`name the agent: the X-Wayfinder-Agent header or the request's "${userField}" field`, 'X-Wayfinder-Agent');
-    if (!Id.safeParse(agentId).success) throw badRequest(`the agent id must be 1–128 characters (${fromHeader ? 'X-Wayfinder-Agent' : userField})`, fromHeader ? 'X-Wayfinder-Agent' : userField);
-    const taskId = header('x-wayfinder-task') ?? agentId;
-    if (!Id.safeParse(taskId).success) throw badRequest('X-Wayfinder-Task must be 1–128 characters', 'X-Wayfinder-Task');
-    const run = header('x-wayfinder-run');
-    if (run !== undefined && !Id.safeParse(run).success) throw badRequest('X-Wayfinder-Run must be 1–128 characters', 'X-Wayfinder-Run');
-    return { tenantId, agentId, taskId, runId: conversationRunId(messages, run) };
+    if (!Id.safeParse(agentId).success) throw badRequest(`the agent id must be 1–128 characters (${userField})`, userField);
+    return { tenantId, agentId, taskId: named.taskId ?? agentId, runId: conversationRunId(messages, named.runId) };
   }
 
   /**
@@ -158,6 +154,7 @@ export class ProxyExchange {
       throw new ApiError(timedOut ? 504 : 502, { error: (error as Error).message });
     }
     await relay.sent?.();
+    relay.answered?.(upstreamRes.statusCode ?? 502, upstreamRes.headers);
 
     const who = relay.turn ? `${relay.tenantId}/${relay.turn.identity.agentId}` : relay.tenantId;
     const status = upstreamRes.statusCode ?? 502;
@@ -203,7 +200,7 @@ export class ProxyExchange {
       if (assembler.unreadable > 0) this.logger.warn(`${assembler.unreadable} stream chunk(s) from the upstream of ${relay.tenantId} were not JSON`);
       if (assembler.dropped > 0 || assembler.truncated) this.logger.warn(`a stream from the upstream of ${relay.tenantId} went past ${max} characters: passed on whole, its steps derived from what was kept`);
     } else if (ok && !streamed && relay.reader) {
-      answer = relay.reader.whole(safeJson(Buffer.concat(chunks).toString('utf8')));
+      answer = relay.reader.whole(jsonOrUndefined(Buffer.concat(chunks).toString('utf8')));
     }
     if (!streamed) res.writeHead(status, clientHeaders(upstreamRes.headers));
     res.end(streamed ? undefined : Buffer.concat(chunks));
@@ -265,13 +262,5 @@ export class ProxyExchange {
     }
     if (valid.length === 0) return;
     await this.bus.publish('wayfinder.steps.v1', valid);
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
