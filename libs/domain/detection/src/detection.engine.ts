@@ -412,9 +412,10 @@ export class DetectionEngine {
       // third identical call (P1's early stage). Restating a handed-in answer is none of them (P12).
       const cycle = !loop && !restating && settings.cycle?.enabled ? detectCycle(run, tool, recordArgs, settings.cycle) : null;
       const nearDuplicate = settings.nearDuplicate.enabled && !isPoll && !restating && !policy.isNearDuplicateIgnored(tool);
+      const exactRepeat = repeatsLastCall(run, toolHash, callArgs);
       const early =
-        !loop && !cycle && nearDuplicate && (stableSame || repeatsLastCall(run, toolHash, callArgs))
-          ? nearDuplicateEarlyOnAction(run, tool, toolHash, hashHex(callArgs), settings.nearDuplicate)
+        !loop && !cycle && nearDuplicate && (stableSame || exactRepeat)
+          ? nearDuplicateEarlyOnAction(run, tool, toolHash, hashHex(callArgs), settings.nearDuplicate, !exactRepeat)
           : null;
       const first = loop ?? cycle ?? early;
       if (first) drafts.push(first);

@@ -17,7 +17,7 @@ describe('the same call failing with errors that differ', () => {
     const out = sameCall(events);
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ level: 'warning', count: 3, atSeq: 6, loopStartSeq: 0 });
-    expect(out[0].evidence).toMatchObject({ tool: 'execute_bash', failures: 3 });
+    expect(out[0].evidence).toMatchObject({ tool: 'execute_bash', failures: 3, sameError: false });
     expect(out[0].message).toContain('failed 3 times in a row');
   });
 

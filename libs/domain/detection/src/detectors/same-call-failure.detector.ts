@@ -24,6 +24,8 @@ export function detectSameCallFailure(run: RunState, tool: string, slot: number,
   const h = run.history;
   if (h.size === 0 || h.slot(0) !== slot) return null;
   const args = h.args(slot);
+  const error = h.error(slot);
+  let sameError = true;
   let count = 0;
   let start = h.seq(slot);
   for (let i = 0; i < h.size; i++) {
@@ -32,6 +34,7 @@ export function detectSameCallFailure(run: RunState, tool: string, slot: number,
     if (h.args(s) !== args || (flags & (RecordFlag.Outcome | RecordFlag.Error)) !== (RecordFlag.Outcome | RecordFlag.Error) || (flags & RecordFlag.UnknownTool) !== 0) break;
     count++;
     start = h.seq(s);
+    if (h.error(s) !== error) sameError = false;
   }
   if (count < warning) return null;
   const criticalAt = loop.sameCallFailureCritical ?? Number.POSITIVE_INFINITY;
@@ -44,7 +47,7 @@ export function detectSameCallFailure(run: RunState, tool: string, slot: number,
     count,
     atSeq: 0,
     loopStartSeq: start,
-    evidence: { tool, argsHash: hashHex(args), sameCall: true, failures: count },
-    message: `The same "${tool}" call failed ${count} times in a row; repeating it unchanged will fail again — read the error and change the call or the approach.`,
+    evidence: { tool, argsHash: hashHex(args), sameCall: true, failures: count, sameError },
+    message: `The same "${tool}" call failed ${count} times in a row${sameError ? ' with the same error' : ''}; repeating it unchanged will fail again — read the error and change the call or the approach.`,
   };
 }
