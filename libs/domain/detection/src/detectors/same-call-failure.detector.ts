@@ -19,8 +19,9 @@ import type { DeviationDraft } from '../types';
  * A retryable error (a timeout, a 503) is not judged: retrying it is right (P1), the upstream rows count it.
  */
 export function detectSameCallFailure(run: RunState, tool: string, slot: number, retryable: boolean, loop: PolicySettings['loop']): DeviationDraft | null {
-  const warning = loop.sameCallFailureWarning;
-  if (warning === undefined || retryable) return null;
+  if (loop.sameCallFailureWarning === undefined || retryable) return null;
+  // Like P3, never before the upstream error rows would: a tenant that raised errorRepeatWarning asked for calm.
+  const warning = Math.max(loop.sameCallFailureWarning, loop.errorRepeatWarning);
   const h = run.history;
   if (h.size === 0 || h.slot(0) !== slot) return null;
   const args = h.args(slot);
@@ -37,7 +38,7 @@ export function detectSameCallFailure(run: RunState, tool: string, slot: number,
     if (h.error(s) !== error) sameError = false;
   }
   if (count < warning) return null;
-  const criticalAt = loop.sameCallFailureCritical ?? Number.POSITIVE_INFINITY;
+  const criticalAt = Math.max(loop.sameCallFailureCritical ?? Number.POSITIVE_INFINITY, loop.errorRepeatCritical);
   const critical = count >= criticalAt;
   const level = critical ? 'critical' : 'warning';
   if (!shouldReport(run, `error_repeat|${level}|same-call:${hashHex(args)}:${start}`, count, critical ? criticalAt : warning)) return null;
