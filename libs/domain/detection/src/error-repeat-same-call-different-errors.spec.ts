@@ -11,7 +11,7 @@ describe('the same call failing with errors that differ', () => {
     const events: StepEvent[] = [];
     const errors = ['Command not found', 'Command still not found or another error', 'Different error', 'Command not found'];
     errors.forEach((error, i) => {
-      if (i === 2) events.push({ ...s.say('Done'), message: { role: 'user', text: 'Done' } });
+      if (i === 2) events.push({ ...s.say('Done'), kind: 'message', message: { role: 'user', text: 'Done' } } as StepEvent);
       events.push(s.act('execute_bash', { command: 'invalid_command' }), s.fail('execute_bash', error));
     });
     const out = sameCall(events);
