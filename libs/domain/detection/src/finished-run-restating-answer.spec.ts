@@ -18,6 +18,17 @@ describe('restating a handed-in answer', () => {
     expect(loops(finished)).toEqual([]);
   });
 
+  it('remembers the hand-in across an export and import of the agent state', () => {
+    const s = steps();
+    const engine = engineFor();
+    const before = [s.act('search', { q: 'population of Lyon' }), s.ok('search', '522,250 (2021)'), s.act('finish', { message: '522,250' }), s.ok('finish', 'ok')];
+    runAll(engine, before);
+    const restored = engineFor();
+    restored.importAgentState('t1', 'a1', engine.exportAgentState('t1', 'a1') as Uint8Array);
+    const after = [0, 1, 2, 3, 4].map(() => s.say('The final answer is 522,250.'));
+    expect(runAll(restored, after).filter((d) => LOOPS.includes(d.detector))).toEqual([]);
+  });
+
   it('still flags the same messages when no answer was handed in, or once the agent went back to work', () => {
     const s = steps();
     const never = [s.act('search', { q: 'population of Lyon' }), s.ok('search', '522,250 (2021)')];
