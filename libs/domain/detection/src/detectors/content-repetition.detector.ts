@@ -85,33 +85,26 @@ export function mostRepeatedPhrase(text: string, minChunkChars: number): Repeate
 
 export function detectContentRepetition(text: string, seq: number, settings: ContentRepetitionSettings): DeviationDraft | null {
   const repeated = mostRepeatedChunk(text, settings.minChunkChars);
-  if (!repeated || repeated.count < settings.warning) return detectRepeatedPhrase(text, seq, settings);
-  const critical = repeated.count >= settings.critical;
-  return {
-    detector: 'content_repetition',
-    level: critical ? 'critical' : 'warning',
-    count: repeated.count,
-    atSeq: 0,
-    loopStartSeq: seq,
-    evidence: { repeatedPreview: preview(repeated.chunk), repeats: repeated.count },
-    message: `One message repeats the same passage ${repeated.count} times; the output is looping instead of moving on.`,
-  };
-}
-
-/** P4's short phrases: one phrase repeated back to back, over and over (`phraseWarning`). */
-function detectRepeatedPhrase(text: string, seq: number, settings: ContentRepetitionSettings): DeviationDraft | null {
+  if (repeated && repeated.count >= settings.warning) {
+    return draftOf(repeated, seq, repeated.count >= settings.critical, false, `One message repeats the same passage ${repeated.count} times; the output is looping instead of moving on.`);
+  }
+  // P4's short phrases: one phrase repeated back to back, over and over (`phraseWarning`).
   const warning = settings.phraseWarning;
   if (warning === undefined) return null;
-  const repeated = mostRepeatedPhrase(text, settings.minChunkChars);
-  if (!repeated || repeated.count < warning) return null;
-  const critical = repeated.count >= (settings.phraseCritical ?? Number.POSITIVE_INFINITY);
+  const phrase = mostRepeatedPhrase(text, settings.minChunkChars);
+  if (!phrase || phrase.count < warning) return null;
+  const critical = phrase.count >= (settings.phraseCritical ?? Number.POSITIVE_INFINITY);
+  return draftOf(phrase, seq, critical, true, `One message repeats the phrase "${preview(phrase.chunk)}" ${phrase.count} times in a row; the output is stuck on it.`);
+}
+
+function draftOf(repeated: RepeatedChunk, seq: number, critical: boolean, phrase: boolean, message: string): DeviationDraft {
   return {
     detector: 'content_repetition',
     level: critical ? 'critical' : 'warning',
     count: repeated.count,
     atSeq: 0,
     loopStartSeq: seq,
-    evidence: { repeatedPreview: preview(repeated.chunk), repeats: repeated.count, phrase: true },
-    message: `One message repeats the phrase "${preview(repeated.chunk)}" ${repeated.count} times in a row; the output is stuck on it.`,
+    evidence: { repeatedPreview: preview(repeated.chunk), repeats: repeated.count, ...(phrase && { phrase: true }) },
+    message,
   };
 }
