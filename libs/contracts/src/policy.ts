@@ -49,6 +49,12 @@ export const LoopSettings = z.object({
   fruitlessStreakWarning: count.optional(),
   fruitlessStreakCritical: count.optional(),
   /**
+   * `error_repeat` for the same call failing again and again (project rule P10): consecutive failures of one
+   * call (the same tool and args, nothing in between), whatever the errors say; absent = off.
+   */
+  sameCallFailureWarning: count.optional(),
+  sameCallFailureCritical: count.optional(),
+  /**
    * What a successful result that found nothing reads like, line by line (RE2 sources, case-insensitive):
    * "not found", "no results", `files: []`. A result is empty when at least half of its lines match.
    */
@@ -87,6 +93,12 @@ export const NearDuplicateSettings = z.object({
    * normalized result; absent = off. 2 = the third identical call.
    */
   identicalWarning: count.optional(),
+  /**
+   * Volatile ids in arguments (project rule P11): a call whose args differ from the previous call of the
+   * tool only in request ids, nonces, UUIDs, timestamps is the same call for the chain of repeats, so a poll
+   * with a fresh poll id whose result does not change is a repeat; absent or false = exact args only.
+   */
+  volatileArgs: z.boolean().optional(),
 });
 
 export const MonologueSettings = z.object({
@@ -97,6 +109,8 @@ export const MonologueSettings = z.object({
   /** Consecutive assistant messages with no action between them, whatever their text (project rule P6); absent = off. */
   noActionWarning: count.optional(),
   noActionCritical: count.optional(),
+  /** Messages are compared with their numbers masked (project rule P6): "attempt 1", "attempt 2" read alike. */
+  ignoreNumbers: z.boolean().optional(),
 });
 /** `cycle_repeat` (project rule P2): the same sequence of 2–maxPeriod calls repeated. */
 export const CycleSettings = z.object({
@@ -114,6 +128,12 @@ export const ContentRepetitionSettings = z.object({
   minChunkChars: count.max(4096),
   warning: count.min(2),
   critical: count.min(2),
+  /**
+   * A short phrase (under minChunkChars) repeated back to back this many times in one message (project rule
+   * P4, "short phrases"); absent = off.
+   */
+  phraseWarning: count.min(2).optional(),
+  phraseCritical: count.min(2).optional(),
 });
 /** `compaction_loop` (project rule P5): compactions following each other with little work between. */
 export const CompactionLoopSettings = z.object({
@@ -254,6 +274,11 @@ export const PolicySettings = z.object({
   cycle: CycleSettings.optional(),
   contentRepetition: ContentRepetitionSettings.optional(),
   compactionLoop: CompactionLoopSettings.optional(),
+  /**
+   * Tools that hand in the run's answer (project rule P12): once one is called, restating the answer is the
+   * end of the run, not a loop; absent = off.
+   */
+  finalAnswerTools: globs.optional(),
 });
 export type PolicySettings = z.infer<typeof PolicySettings>;
 
@@ -281,6 +306,7 @@ export const PolicyOverlay = z
     cycle: CycleSettings.partial().strict().optional(),
     contentRepetition: ContentRepetitionSettings.partial().strict().optional(),
     compactionLoop: CompactionLoopSettings.partial().strict().optional(),
+    finalAnswerTools: globs.optional(),
   })
   .strict();
 export type PolicyOverlay = z.infer<typeof PolicyOverlay>;

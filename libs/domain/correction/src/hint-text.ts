@@ -4,7 +4,7 @@
  * a hint. Evidence keys read (set by the detectors, previews already redacted and bounded): tool,
  * args | argsPreview, previousArgsPreview, changedFields, error | errorPreview, pairedTool,
  * pairedArgsPreview, repeatedPreview, lastMessagePreview, differentErrors, fruitless, acrossRuns, period, milestone, similarity,
- * identicalArgs, constraint, status.
+ * identicalArgs, sameCall, volatileIdsMasked, phrase, actionsSincePrevious, constraint, status.
  */
 import type { CognitiveMap, Deviation, JsonValue } from '@wayfinder/contracts';
 import { navigatorNextAction, navigatorProblem } from './navigator-hint-text';
@@ -47,6 +47,12 @@ function evidenceOf(deviation: Deviation) {
     identicalArgs: typeof e['identicalArgs'] === 'boolean' ? (e['identicalArgs'] as boolean) : undefined,
     fruitless: e['fruitless'] === true,
     acrossRuns: typeof e['acrossRuns'] === 'number' ? (e['acrossRuns'] as number) : undefined,
+    /** error_repeat (P10): the very same call failed each time, whatever the errors said. */
+    sameCall: e['sameCall'] === true,
+    /** near_duplicate_calls (P11): the calls were identical once fresh ids and time stamps were masked. */
+    masked: e['volatileIdsMasked'] === true,
+    /** content_repetition (P4): a short phrase back to back rather than a sentence. */
+    phrase: e['phrase'] === true,
     similarity: typeof e['similarity'] === 'number' ? (e['similarity'] as number) : undefined,
     constraint: text(e['constraint']),
     status: text(e['status']),
@@ -55,7 +61,7 @@ function evidenceOf(deviation: Deviation) {
 
 /** What went wrong, in one sentence naming the tool and the repeated arguments or error. */
 function problem(deviation: Deviation): string {
-  const { tool, args, error, pairedTool, pairedArgs, previousArgs, changed, repeated, lastMessage, differentErrors, identicalArgs, fruitless, acrossRuns, similarity, constraint, status } = evidenceOf(deviation);
+  const { tool, args, error, pairedTool, pairedArgs, previousArgs, changed, repeated, lastMessage, differentErrors, identicalArgs, fruitless, acrossRuns, sameCall, masked, phrase, similarity, constraint, status } = evidenceOf(deviation);
   const n = deviation.count;
   const withArgs = args ? ` with the same arguments ${args}` : '';
   const call = tool ? `\`${tool}\`` : 'the same tool';
@@ -70,6 +76,7 @@ function problem(deviation: Deviation): string {
       return `You retried ${call} ${n} times but that tool does not exist${error ? ` (error: ${error})` : ''}.`;
     case 'error_repeat':
       if (fruitless) return `${call} came back with nothing found or an error ${n} times in a row, with changing arguments${args ? ` (last arguments ${args})` : ''}.`;
+      if (sameCall && deviation.evidence['sameError'] !== true) return `You ran ${call}${args ? ` with the same arguments ${args}` : ' unchanged'} ${n} times in a row and it failed every time${error ? ` (latest error: ${error})` : ''}.`;
       if (acrossRuns !== undefined) return `${call} failed with the same error ${n} times across ${acrossRuns} runs${error ? `: ${error}` : ''}${args ? ` (last arguments ${args})` : ''}; starting over did not change it.`;
       return differentErrors
         ? `${call} failed ${n} times in a row, with changing arguments or errors${error ? ` (latest error: ${error})` : ''}${args ? ` (last arguments ${args})` : ''}.`
@@ -78,7 +85,7 @@ function problem(deviation: Deviation): string {
       // Says what happened: "identical" when the args never changed, "reworded" only when they did (the
       // changed fields or the previous args show it); an older deviation without either says neither.
       const calls = args ? ` (latest ${args}${previousArgs ? `, before ${previousArgs}` : ''})` : '';
-      if (identicalArgs === true) return `You called ${call} ${n + 1} times in a row with identical arguments${args ? ` ${args}` : ''} and the results bring nothing new${error ? ` (the same error: ${error})` : ''}.`;
+      if (identicalArgs === true) return `You called ${call} ${n + 1} times in a row with identical arguments${masked ? ' apart from fresh ids or time stamps' : ''}${args ? ` ${args}` : ''} and the results bring nothing new${error ? ` (the same error: ${error})` : ''}.`;
       const reworded = changed ? `changing only ${changed}` : identicalArgs === false || previousArgs ? 'reworded arguments' : 'near-identical arguments';
       return `You called ${call} ${n + 1} times in a row with ${reworded}${calls} and the results bring nothing new${error ? ` (the same error: ${error})` : ''}.`;
     }
@@ -93,9 +100,10 @@ function problem(deviation: Deviation): string {
     case 'cycle_repeat':
       return `You repeated the same cycle of ${text(deviation.evidence['period']) ?? 'several'} calls (ending with ${call}) ${n} times with the same outcomes each time.`;
     case 'content_repetition':
+      if (phrase) return `Your last message repeats ${repeated ? `the phrase "${repeated}"` : 'one short phrase'} ${n} times in a row.`;
       return `Your last message repeats the same passage ${n} times${repeated ? `: "${repeated}"` : ''}.`;
     case 'compaction_loop':
-      return `Your context was compacted ${n} times in a row with almost no work in between.`;
+      return `Your context was compacted ${n} times in a row with ${deviation.evidence['actionsSincePrevious'] === 0 ? 'no tool call' : 'almost no work'} in between.`;
     case 'semantic_repetition':
       return `Your last outputs say the same thing in different words${similarity !== undefined ? ` (similarity ${similarity.toFixed(2)})` : ''}.`;
     case 'stagnation':

@@ -16,6 +16,8 @@ import { detectCycle } from './detectors/cycle.detector';
 import { detectContentRepetition } from './detectors/content-repetition.detector';
 import { countActionForCompaction, detectCompactionLoop } from './detectors/compaction-loop.detector';
 import { detectCrossRunFailure } from './detectors/cross-run-failure.detector';
+import { detectSameCallFailure } from './detectors/same-call-failure.detector';
+import { maskVolatileArgs } from './fingerprint/volatile-args';
 import { clearFruitless, detectFruitless, Outcome as FruitOutcome } from './detectors/fruitless.detector';
 import { countSilentMessage, detectNoActionMonologue, endSilentMessages } from './detectors/monologue-no-action.detector';
 import { errorHash, isErrorOutcome, isUnknownToolOutcome, type OutcomeLike, resultHash } from './fingerprint/fingerprint';
@@ -114,7 +116,7 @@ export class DetectionEngine {
     const monologue = embedderChoice(settings, 'monologue');
     const near = embedderChoice(settings, 'nearDuplicate');
     if (step.kind === 'message' && monologue !== 'hashing' && settings.monologue.enabled && step.message?.role === 'assistant') {
-      out.push({ choice: monologue, agent, text: typeof step.message.text === 'string' ? step.message.text : '' });
+      out.push({ choice: monologue, agent, text: monologueText(typeof step.message.text === 'string' ? step.message.text : '', settings.monologue) });
     } else if (step.kind === 'action' && near !== 'hashing' && settings.nearDuplicate.enabled) {
       out.push({ choice: near, agent, text: textOf(step.action?.args, MAX_EMBED_CHARS) });
     } else if (step.kind === 'observation' && near !== 'hashing' && settings.nearDuplicate.enabled) {
@@ -365,6 +367,8 @@ export class DetectionEngine {
       }
     }
     if (failure) throw failure;
+    // P12: once the answer is handed in, a message restating it is the end of the run, not repetition.
+    if (run.handedIn && step.kind === 'message') removeDetector(drafts, 'semantic_repetition');
     namedConstraintFirst(drafts);
     return this.stamp(step, seq, run.taskId, drafts);
   }
@@ -385,26 +389,40 @@ export class DetectionEngine {
 
     if (settings.constraints.enabled && policy.isDangerous(tool)) drafts.push(dangerousToolViolation(tool, hashHex(callArgs)));
 
+    // P12: a call that hands in the answer marks the run done; any other (non-exempt) call is work again.
+    const finalAnswer = policy.isFinalAnswer(tool);
+    const restating = finalAnswer && run.handedIn;
+    if (finalAnswer) run.handedIn = true;
+    else if (!policy.isExempt(tool)) run.handedIn = false;
+
     if (!policy.isExempt(tool)) {
       this.wordsOf(run).onAction(toolHash, argsJson);
       const action = args && typeof args === 'object' && typeof (args as Record<string, unknown>).action === 'string' ? (args as Record<string, string>).action : undefined;
       const isPoll = policy.isPollName(tool) || (action !== undefined && policy.isPollName(`${tool}.${action}`));
       const afterWork = settings.nearDuplicate.enabled && workSinceLastCall(run, toolHash);
-      const loop = detectToolLoop(run, { tool, toolHash, argsHash: callArgs, isPoll }, settings.loop);
+      // P11: the same call once volatile ids are masked, right after the previous call of the tool.
+      const stable = settings.nearDuplicate.enabled && settings.nearDuplicate.volatileArgs === true ? hash32(maskVolatileArgs(argsJson), toolHash) : 0;
+      const stableSame = stable !== 0 && stable !== callArgs && run.stableArgs?.get(toolHash) === stable && lastCallIsOf(run, toolHash);
+      if (stable !== 0) rememberStableArgs(run, toolHash, stable);
+      // A poll is judged by the upstream rows on its args: with volatile ids masked, a poll that only
+      // renews its poll id is the same poll (its outcomes still decide whether it made progress).
+      const recordArgs = isPoll && stable !== 0 ? stable : callArgs;
+      const loop = restating ? null : detectToolLoop(run, { tool, toolHash, argsHash: recordArgs, isPoll }, settings.loop);
       // At most one loop deviation per action: the upstream table first, then the cycle (P2), then the
-      // third identical call (P1's early stage).
-      const cycle = !loop && settings.cycle?.enabled ? detectCycle(run, tool, callArgs, settings.cycle) : null;
-      const nearDuplicate = settings.nearDuplicate.enabled && !isPoll && !policy.isNearDuplicateIgnored(tool);
+      // third identical call (P1's early stage). Restating a handed-in answer is none of them (P12).
+      const cycle = !loop && !restating && settings.cycle?.enabled ? detectCycle(run, tool, recordArgs, settings.cycle) : null;
+      const nearDuplicate = settings.nearDuplicate.enabled && !isPoll && !restating && !policy.isNearDuplicateIgnored(tool);
+      const exactRepeat = repeatsLastCall(run, toolHash, callArgs);
       const early =
-        !loop && !cycle && nearDuplicate && repeatsLastCall(run, toolHash, callArgs)
-          ? nearDuplicateEarlyOnAction(run, tool, toolHash, hashHex(callArgs), settings.nearDuplicate)
+        !loop && !cycle && nearDuplicate && (stableSame || exactRepeat)
+          ? nearDuplicateEarlyOnAction(run, tool, toolHash, hashHex(callArgs), settings.nearDuplicate, !exactRepeat)
           : null;
       const first = loop ?? cycle ?? early;
       if (first) drafts.push(first);
       const callId = typeof body.callId === 'string' ? hash32(body.callId) : 0;
       const historySize = settings.loop.historySize;
       if (run.size === run.capacity && run.capacity < historySize) run.grow(Math.min(historySize, run.capacity * 2));
-      run.history.push(toolHash, callArgs, step.seq, callId, isPoll ? RecordFlag.Poll : 0);
+      run.history.push(toolHash, recordArgs, step.seq, callId, isPoll ? RecordFlag.Poll : 0);
       run.lastTool = tool;
 
       // Poll tools are known_poll_no_progress's: their args never change by design.
@@ -415,7 +433,7 @@ export class DetectionEngine {
         if (vector) {
           sketchInto(vector, sketch);
           const previous = run.history.size > 1 ? run.history.slot(1) : -1;
-          const sameArgs = previous >= 0 && run.history.tool(previous) === toolHash && run.history.args(previous) === callArgs;
+          const sameArgs = stableSame || (previous >= 0 && run.history.tool(previous) === toolHash && run.history.args(previous) === callArgs);
           const longArgs = text.length >= (settings.nearDuplicate.longArgsChars ?? Number.POSITIVE_INFINITY);
           nearDuplicateOnAction(run, toolHash, sketch, sameArgs, step.seq, longArgs, longArgs ? NO_TARGETS : targetSignature(text, paginationOf(args)), afterWork);
         }
@@ -439,12 +457,14 @@ export class DetectionEngine {
     const text = typeof step.message.text === 'string' ? step.message.text : '';
     // Counted before the upstream detectors run (they reset the "action since message" flag), and only once
     // the run has acted: an agent plans before it acts (P6).
-    const silent = settings.monologue.enabled && settings.monologue.noActionWarning !== undefined && run.steps > 0 ? countSilentMessage(run, seq) : 0;
+    // A run that handed in its answer is done: restating it is not a monologue (P12).
+    const done = run.handedIn;
+    const silent = settings.monologue.enabled && settings.monologue.noActionWarning !== undefined && run.steps > 0 && !done ? countSilentMessage(run, seq) : 0;
     const before = drafts.length;
-    if (settings.monologue.enabled) {
+    if (settings.monologue.enabled && !done) {
       // semantic_repetition is a plug-in with its own embedder (DESIGN §5.6); monologue's is chosen here.
       const choice = embedderChoice(settings, 'monologue');
-      const vector = this.embedVector(text, choice, step);
+      const vector = this.embedVector(monologueText(text, settings.monologue), choice, step);
       if (vector) {
         sketchInto(vector, this.scratch);
         drafts.push(...detectMessageRepetition(run, this.scratch, seq, withEmbedderThresholds(settings, this.vectors.served(choice), 'hashing')));
@@ -500,6 +520,11 @@ export class DetectionEngine {
       const streak = detectFruitless(run, tool, toolHash, failed && !unknown ? FruitOutcome.Failed : empty ? FruitOutcome.Empty : FruitOutcome.Progress, settings.loop);
       if (streak) drafts.push(streak);
     }
+    // P10: the very same call failing again and again, whatever the errors say.
+    let sameCall: DeviationDraft | null = null;
+    if (failed && !unknown && slot >= 0 && settings.loop.sameCallFailureWarning !== undefined) {
+      sameCall = detectSameCallFailure(run, tool, slot, policy.isRetryableError(typeof body.error === 'string' ? body.error : ''), settings.loop);
+    }
     // Checked here so the common case (no compaction lately) allocates no triple.
     const guard = run.guardLeft > 0 ? observeUnderGuard(run, tool, [toolHash, callArgs, result], firstSeq) : null;
     if (guard) drafts.push(guard);
@@ -512,9 +537,14 @@ export class DetectionEngine {
         sketchInto(vector, sketch);
         const retryable = failed && policy.isRetryableError(typeof body.error === 'string' ? body.error : '');
         const near = nearDuplicateOnObservation(run, tool, toolHash, sketch, result, error, withEmbedderThresholds(settings, 'hashing', this.vectors.served(choice)).nearDuplicate, retryable);
-        if (near) drafts.push(near);
+        if (near) {
+          drafts.push(near);
+          // One loop deviation per observation: the same error repeated is already P1's.
+          sameCall = null;
+        }
       }
     }
+    if (sameCall) drafts.push(sameCall);
   }
 
   private wordsOf(run: RunState): EvidenceMemory {
@@ -616,6 +646,31 @@ function workSinceLastCall(run: RunState, toolHash: number): boolean {
     if ((flags & RecordFlag.Outcome) !== 0 && (flags & RecordFlag.Error) === 0) return true;
   }
   return false;
+}
+
+/** P6 with `ignoreNumbers`: "attempt 1" and "attempt 2" are the same message. */
+function monologueText(text: string, settings: { ignoreNumbers?: boolean }): string {
+  return settings.ignoreNumbers === true ? text.replace(/\d+/g, '0') : text;
+}
+
+function removeDetector(drafts: DeviationDraft[], detector: string): void {
+  for (let i = drafts.length - 1; i >= 0; i--) if (drafts[i].detector === detector) drafts.splice(i, 1);
+}
+
+/** Whether the newest prior record is a call of this tool (whatever its args). */
+function lastCallIsOf(run: RunState, toolHash: number): boolean {
+  const h = run.history;
+  return h.size > 0 && h.tool(h.slot(0)) === toolHash;
+}
+
+/** Tools whose masked args a run remembers (P11): the near-duplicate slots keep three; a few more is plenty. */
+const STABLE_ARGS_TOOLS = 8;
+
+function rememberStableArgs(run: RunState, toolHash: number, stable: number): void {
+  let map = run.stableArgs;
+  if (!map) map = run.stableArgs = new Map();
+  else if (map.size >= STABLE_ARGS_TOOLS && !map.has(toolHash)) map.delete(map.keys().next().value as number);
+  map.set(toolHash, stable);
 }
 
 /** Whether the newest prior record is a call of this tool with exactly these args (nothing in between). */

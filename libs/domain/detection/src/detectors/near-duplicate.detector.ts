@@ -186,7 +186,15 @@ export function nearDuplicateOnObservation(
  * observation (a non-retryable one is a deviation from its first repeat; a retryable one may succeed next).
  * Shares the chain's de-duplication key with the observation stage, so one chain gives one warning.
  */
-export function nearDuplicateEarlyOnAction(run: RunState, tool: string, toolHash: number, argsHash: string, settings: PolicySettings['nearDuplicate']): DeviationDraft | null {
+export function nearDuplicateEarlyOnAction(
+  run: RunState,
+  tool: string,
+  toolHash: number,
+  argsHash: string,
+  settings: PolicySettings['nearDuplicate'],
+  /** The call repeats the previous one only once volatile ids are masked (P11): a fresh poll id, a new time stamp. */
+  masked = false,
+): DeviationDraft | null {
   const at = settings.identicalWarning;
   if (at === undefined || !run.nearUsed) return null;
   const meta = run.data;
@@ -219,8 +227,9 @@ export function nearDuplicateEarlyOnAction(run: RunState, tool: string, toolHash
       sameError: false,
       identicalArgs: true,
       early: true,
+      ...(masked && { volatileIdsMasked: true }),
     },
-    message: `"${tool}" was called ${count + 1} times in a row with identical arguments, and the calls before this one returned the same result; repeating it will not bring anything new.`,
+    message: `"${tool}" was called ${count + 1} times in a row with identical arguments${masked ? ' (apart from fresh ids or time stamps)' : ''}, and the calls before this one returned the same result; repeating it will not bring anything new.`,
   };
 }
 

@@ -58,6 +58,8 @@ describe('unverified_claim: a milestone claimed done', () => {
       ['verification_failed_repeat', 'critical', 3],
     ]);
     expect(out[3].message).toContain('claimed done; missing a tool result matching');
+    expect(out[3].evidence).toMatchObject({ milestone: 'fix', failures: 3 });
+    expect(String(out[3].evidence['failingValidator'])).toMatch(/^a tool result matching/);
   });
 
   it('is off in the openclaw profile', () => {

@@ -101,6 +101,8 @@ export class VerificationRepeatDetector implements StepDetector {
     if (!settings.enabled || step.kind !== 'milestone' || !step.milestone || typeof step.milestone.id !== 'string') return [];
     const { id, status } = step.milestone;
     let evidence = typeof step.milestone.evidence === 'string' ? step.milestone.evidence : undefined;
+    // What the milestone's validator did not see, when this attempt is a contradicted `done`: named in the deviation.
+    let failingValidator: string | undefined;
     if (status === 'done') {
       // A `done` its validator contradicts (P9, judged by unverified_claim just before) is one more failed
       // verification, not a success: a validator that fails on every attempt is seen here.
@@ -109,7 +111,8 @@ export class VerificationRepeatDetector implements StepDetector {
         this.runs.peek(step)?.delete(id);
         return [];
       }
-      evidence = `claimed done; missing ${judged.missing.map((l) => describeLeaf(l.validator)).join(', ')}`;
+      failingValidator = judged.missing.map((l) => describeLeaf(l.validator)).join(', ');
+      evidence = `claimed done; missing ${failingValidator}`;
     } else if (status !== 'failed') return [];
     // A run keeps state from its first failed verification on (DESIGN §7 memory budget).
     const state = this.runs.of(step);
@@ -130,7 +133,7 @@ export class VerificationRepeatDetector implements StepDetector {
         count: failures,
         atSeq: step.seq,
         loopStartSeq: attempts[0]?.seq ?? step.seq,
-        evidence: { milestone: id, milestoneId: id, failures, attempts: shown },
+        evidence: { milestone: id, milestoneId: id, failures, attempts: shown, ...(failingValidator !== undefined && { failingValidator }) },
         message: `Milestone ${id} failed its verification ${failures} times (${list}): verification keeps failing, a human must decide.`,
       },
     ];

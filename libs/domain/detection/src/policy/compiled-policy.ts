@@ -13,6 +13,8 @@ export interface CompiledPolicy {
   readonly isPollName: GlobMatcher;
   readonly isDangerous: GlobMatcher;
   readonly isNearDuplicateIgnored: GlobMatcher;
+  /** Tools that hand in the run's answer (finalAnswerTools, PROJECT-RULES.md P12). */
+  readonly isFinalAnswer: GlobMatcher;
   /** Whether an error text is worth retrying (nearDuplicate.retryableErrors). */
   isRetryableError(error: string): boolean;
   /** Whether a successful result found nothing (loop.emptyResultPatterns, PROJECT-RULES.md P7). */
@@ -35,6 +37,7 @@ export function compilePolicy(settings: PolicySettings): CompiledPolicy {
     isPollName: compileGlobs(settings.loop.pollTools),
     isDangerous: compileGlobs(settings.constraints.dangerousTools),
     isNearDuplicateIgnored: compileGlobs(settings.nearDuplicate.ignoreTools),
+    isFinalAnswer: compileGlobs(settings.finalAnswerTools ?? []),
     isRetryableError: retryableMatcher(settings.nearDuplicate.retryableErrors ?? []),
     isEmptyResult: emptyResultMatcher(settings.loop.emptyResultPatterns ?? []),
     normalizationFor(tool) {

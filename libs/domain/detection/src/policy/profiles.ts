@@ -44,6 +44,9 @@ const EMPTY_RESULTS = [
 
 const NORMALIZATION: PolicySettings['normalization'] = { volatileKeys: {}, volatilePatterns: {} };
 
+/** Tools that hand in a run's answer (project rule P12): smolagents, OpenHands, Roo Code / Cline, and the common names. */
+const FINAL_ANSWER_TOOLS = ['final_answer', 'finish', 'attempt_completion', 'submit', 'submit_answer', 'task_complete', 'complete_task', 'mark_task_complete'];
+
 // Which embedder each text-comparing detector uses (DESIGN §5.6) and the semantic embedders' thresholds;
 // the detector sections' own thresholds are the hashing embedder's.
 // The semantic thresholds were chosen by 5-fold cross-validation on trail-dev (BENCHMARKS.md, "Embedders");
@@ -114,8 +117,21 @@ const balanced: PolicySettings = {
   // P3 (failures with any errors) at 4 and P7 (fruitless streak) at 4, chosen by 5-fold cross-validation on
   // trail-dev like the other loop knobs: P7 at 4 flags the same traces there as 3 did, with fewer alarms, and
   // of two settings that flag the same traces the quieter fires less on traces it has not seen.
-  loop: { ...openclaw.loop, failureStreakWarning: 4, failureStreakCritical: 8, errorRepeatAcrossRuns: true, fruitlessStreakWarning: 4, fruitlessStreakCritical: 8, emptyResultPatterns: EMPTY_RESULTS },
+  // P10 (the same call failing, whatever the errors) at 3 / 6: OpenHands stops the third identical action
+  // that ended in an error; a failure of the very same call three times in a row is no retry any more.
+  loop: {
+    ...openclaw.loop,
+    failureStreakWarning: 4,
+    failureStreakCritical: 8,
+    errorRepeatAcrossRuns: true,
+    fruitlessStreakWarning: 4,
+    fruitlessStreakCritical: 8,
+    emptyResultPatterns: EMPTY_RESULTS,
+    sameCallFailureWarning: 3,
+    sameCallFailureCritical: 6,
+  },
   exemptTools: ['final_answer'],
+  finalAnswerTools: FINAL_ANSWER_TOOLS,
   // Chosen by 5-fold cross-validation on trail-dev (tuning/evaluate.ts, BENCHMARKS.md): a failure repeated
   // with nothing new is evidence at the first repeat; a success that only reads like the previous one needs
   // three repeats (P1). Long args (code) iterate legitimately, so they must be closer.
@@ -134,8 +150,11 @@ const balanced: PolicySettings = {
     critical: 4,
     ignoreTools: ['final_answer'],
     retryableErrors: RETRYABLE_ERRORS,
+    // P11: a poll with a fresh poll id each time is the same poll when nothing new comes back.
+    volatileArgs: true,
   },
-  monologue: { enabled: true, warning: 3, critical: 6, threshold: 0.95, noActionWarning: 4, noActionCritical: 8 },
+  // Messages compared with numbers masked: the OpenHands SDK's monologue ("thinking… 1", "thinking… 2") is one message said again.
+  monologue: { enabled: true, warning: 3, critical: 6, threshold: 0.95, noActionWarning: 4, noActionCritical: 8, ignoreNumbers: true },
   repetition: { enabled: true, window: 5, threshold: 0.92 },
   stagnation: { enabled: true, warningSteps: 40, criticalSteps: 80, warningFactor: 6, criticalFactor: 10 },
   drift: { enabled: true, milestoneThreshold: 0.15, goalThreshold: 0.1, toleranceSteps: 5 },
@@ -146,14 +165,15 @@ const balanced: PolicySettings = {
   embedders: EMBEDDERS,
   ...NAVIGATOR_CHECKS,
   cycle: { enabled: true, maxPeriod: 5, warning: 3, critical: 5 },
-  contentRepetition: { enabled: true, minChunkChars: 30, warning: 3, critical: 6 },
-  compactionLoop: { enabled: true, minActionsBetween: 3, warning: 3, critical: 5 },
+  contentRepetition: { enabled: true, minChunkChars: 30, warning: 3, critical: 6, phraseWarning: 5, phraseCritical: 10 },
+  // One action between compactions is work (OpenHands counts a condensation loop only with nothing between).
+  compactionLoop: { enabled: true, minActionsBetween: 1, warning: 3, critical: 5 },
 };
 
 const strict: PolicySettings = {
   ...balanced,
   profile: 'strict',
-  loop: { ...balanced.loop, warning: 5, critical: 10, globalBreaker: 20, unknownTool: 3, errorRepeatWarning: 2, errorRepeatCritical: 3, failureStreakWarning: 3, failureStreakCritical: 6, fruitlessStreakWarning: 3, fruitlessStreakCritical: 6 },
+  loop: { ...balanced.loop, warning: 5, critical: 10, globalBreaker: 20, unknownTool: 3, errorRepeatWarning: 2, errorRepeatCritical: 3, failureStreakWarning: 3, failureStreakCritical: 6, fruitlessStreakWarning: 3, fruitlessStreakCritical: 6, sameCallFailureWarning: 3, sameCallFailureCritical: 5 },
   nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.55, resultSimilarity: 0.77, errorSimilarity: 0.6, longArgsSimilarity: 0.8, warning: 1, successWarning: 2, critical: 3 },
   monologue: { ...balanced.monologue, warning: 2, critical: 4, threshold: 0.9, noActionWarning: 3, noActionCritical: 6 },
   repetition: { ...balanced.repetition, window: 4, threshold: 0.9 },
@@ -162,14 +182,14 @@ const strict: PolicySettings = {
   // Two failed calls at an impasse before a "blocked" is believed (the issue's "minimum distinct attempts").
   verification: { ...NAVIGATOR_CHECKS.verification, blockedAttempts: 2 },
   cycle: { enabled: true, maxPeriod: 5, warning: 2, critical: 4 },
-  contentRepetition: { enabled: true, minChunkChars: 20, warning: 3, critical: 5 },
-  compactionLoop: { enabled: true, minActionsBetween: 5, warning: 2, critical: 4 },
+  contentRepetition: { enabled: true, minChunkChars: 20, warning: 3, critical: 5, phraseWarning: 4, phraseCritical: 8 },
+  compactionLoop: { enabled: true, minActionsBetween: 2, warning: 2, critical: 4 },
 };
 
 const lenient: PolicySettings = {
   ...balanced,
   profile: 'lenient',
-  loop: { ...balanced.loop, warning: 15, critical: 30, globalBreaker: 40, unknownTool: 15, errorRepeatWarning: 4, errorRepeatCritical: 8, failureStreakWarning: 6, failureStreakCritical: 12, fruitlessStreakWarning: 5, fruitlessStreakCritical: 10 },
+  loop: { ...balanced.loop, warning: 15, critical: 30, globalBreaker: 40, unknownTool: 15, errorRepeatWarning: 4, errorRepeatCritical: 8, failureStreakWarning: 6, failureStreakCritical: 12, fruitlessStreakWarning: 5, fruitlessStreakCritical: 10, sameCallFailureWarning: 4, sameCallFailureCritical: 8 },
   nearDuplicate: { ...balanced.nearDuplicate, argsSimilarity: 0.7, resultSimilarity: 0.88, errorSimilarity: 0.8, longArgsSimilarity: 0.92, warning: 2, successWarning: 4, identicalWarning: 3, critical: 6 },
   monologue: { ...balanced.monologue, warning: 4, critical: 8, threshold: 0.97, noActionWarning: 6, noActionCritical: 12 },
   repetition: { ...balanced.repetition, window: 6, threshold: 0.95 },
@@ -177,8 +197,8 @@ const lenient: PolicySettings = {
   constraints: { ...balanced.constraints, enabled: true },
   correction: { ...CORRECTION, toleranceSteps: 5 },
   cycle: { enabled: true, maxPeriod: 5, warning: 4, critical: 8 },
-  contentRepetition: { enabled: true, minChunkChars: 40, warning: 4, critical: 8 },
-  compactionLoop: { enabled: true, minActionsBetween: 2, warning: 4, critical: 6 },
+  contentRepetition: { enabled: true, minChunkChars: 40, warning: 4, critical: 8, phraseWarning: 8, phraseCritical: 16 },
+  compactionLoop: { enabled: true, minActionsBetween: 1, warning: 4, critical: 6 },
 };
 
 export const PROFILES: Readonly<Record<ProfileName, PolicySettings>> = { openclaw, balanced, strict, lenient };

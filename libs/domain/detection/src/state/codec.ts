@@ -35,6 +35,8 @@ const MAX_CAPACITY = 1 << 16;
 const enum RunFlag {
   Vectors = 1,
   ProgressTime = 2,
+  /** The run handed in its answer (RunState.handedIn); a reader that predates it ignores the bit. */
+  HandedIn = 4,
 }
 
 const enum ExtraKind {
@@ -68,7 +70,7 @@ export function encodeAgentState(agent: AgentState, extra: Record<string, unknow
     w.u32(r.size);
     w.u32(r.head);
     const progressTime = r.lastProgressMs !== null;
-    w.u8((r.hasVectors ? RunFlag.Vectors : 0) | (progressTime ? RunFlag.ProgressTime : 0));
+    w.u8((r.hasVectors ? RunFlag.Vectors : 0) | (progressTime ? RunFlag.ProgressTime : 0) | (r.handedIn ? RunFlag.HandedIn : 0));
     if (progressTime) w.f64(r.lastProgressMs as number);
     w.f64(r.tokens);
     w.f64(r.costUsd);
@@ -143,6 +145,7 @@ function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array, withMore
     run.head = head;
     run.progressKey = progressKey;
     run.lastTool = lastTool;
+    run.handedIn = (flags & RunFlag.HandedIn) !== 0;
     run.lastProgressMs = (flags & RunFlag.ProgressTime) !== 0 ? r.f64() : null;
     run.tokens = r.f64();
     run.costUsd = r.f64();

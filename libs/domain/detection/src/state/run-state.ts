@@ -103,6 +103,16 @@ export class RunState extends RunHistory {
   lastTs = '';
   /** The words of the run's recent calls, for evidence; null until the first call. */
   words: EvidenceMemory | null = null;
+  /**
+   * The run handed in its answer (a call of a `finalAnswerTools` tool, P12) and has not gone back to work
+   * since: restatements are the end of the run, not a loop. Saved in the codec's run flags.
+   */
+  handedIn = false;
+  /**
+   * P11: the args of each tool's newest call with volatile ids masked (toolHash → hash), at most a few
+   * tools. In memory only: after a restore the next call of a tool starts the comparison over.
+   */
+  stableArgs: Map<number, number> | null = null;
 
   constructor(taskId: string, historySize: number, withVectors = false) {
     super(historySize, NEAR_WORDS + COUNTER_WORDS + (withVectors ? VECTORS_WORDS : 0));
