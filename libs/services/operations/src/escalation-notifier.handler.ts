@@ -65,10 +65,7 @@ export class EscalationNotifierHandler implements OnModuleDestroy {
         send: () => this.post(escalation),
         giveUp: (reason, attempts) => this.deadLetter(escalation, source, reason, attempts),
       });
-      if (submitted === 'full') {
-        const waiting = this.lanes.waiting(escalation.tenantId);
-        await this.deadLetter(escalation, source, `the webhook of tenant ${escalation.tenantId} has ${waiting} deliveries waiting`, 0);
-      }
+      if (submitted === 'full') await this.deadLetter(escalation, source, this.lanes.fullReason(escalation.tenantId), 0);
     }
   }
 

@@ -3,8 +3,9 @@
  * deliveries wait in a lane of their own, sent one at a time and in order, retried with exponential
  * backoff, then given up (the notifier dead-letters them with the reason). Lanes run side by side, so a
  * tenant whose receiver hangs or fails delays only its own deliveries — before, one batch retried as a
- * whole held every tenant's escalations behind it (90 s measured). A lane is bounded: past `maxWaiting`
- * a delivery is refused at once (`full`), so one tenant cannot fill the process's memory.
+ * whole held every tenant's escalations behind it (90 s measured). Lanes are bounded: past `maxWaiting`
+ * in the tenant's lane, or `maxWaitingTotal` in all, a delivery is refused at once (`full`), so no
+ * tenant can fill the process's memory.
  *
  * Known cost: a delivery waiting in a lane lives in memory; if the process stops before it is sent or
  * given up, it is not retried (the escalation itself is kept by the history recorder and on its topic).
@@ -13,13 +14,15 @@
 export interface LaneSettings {
   /** Deliveries a tenant may have waiting (the one being sent included). */
   readonly maxWaiting: number;
+  /** Deliveries all tenants may have waiting together. */
+  readonly maxWaitingTotal: number;
   /** Tries per delivery before it is given up. */
   readonly maxAttempts: number;
   readonly initialBackoffMs: number;
   readonly maxBackoffMs: number;
 }
 
-export const DEFAULT_LANE_SETTINGS: LaneSettings = { maxWaiting: 1_000, maxAttempts: 6, initialBackoffMs: 1_000, maxBackoffMs: 30_000 };
+export const DEFAULT_LANE_SETTINGS: LaneSettings = { maxWaiting: 1_000, maxWaitingTotal: 20_000, maxAttempts: 6, initialBackoffMs: 1_000, maxBackoffMs: 30_000 };
 
 export interface Delivery {
   /** Unique within the tenant (the escalation's eventId): a delivery already waiting is not queued twice. */
@@ -40,6 +43,7 @@ interface Lane {
 
 export class TenantDeliveryLanes {
   private readonly lanes = new Map<string, Lane>();
+  private total = 0;
   private stopped = false;
   private readonly sleepers = new Set<() => void>();
 
@@ -51,15 +55,23 @@ export class TenantDeliveryLanes {
   submit(tenantId: string, delivery: Delivery): Submitted {
     let lane = this.lanes.get(tenantId);
     if (lane?.ids.has(delivery.id)) return 'duplicate';
-    if (lane && lane.waiting.length >= this.settings.maxWaiting) return 'full';
+    if ((lane && lane.waiting.length >= this.settings.maxWaiting) || this.total >= this.settings.maxWaitingTotal) return 'full';
     if (!lane) {
       lane = { waiting: [], ids: new Set(), running: undefined };
       this.lanes.set(tenantId, lane);
     }
     lane.waiting.push(delivery);
     lane.ids.add(delivery.id);
+    this.total++;
     if (!lane.running) lane.running = this.drain(tenantId, lane);
     return 'queued';
+  }
+
+  /** Why a delivery of the tenant was refused as `full`. */
+  fullReason(tenantId: string): string {
+    const own = this.waiting(tenantId);
+    if (own >= this.settings.maxWaiting) return `the webhook of tenant ${tenantId} has ${own} deliveries waiting`;
+    return `the notifier has ${this.total} deliveries waiting for all tenants (tenant ${tenantId}: ${own})`;
   }
 
   /** Deliveries waiting in the tenant's lane. */
@@ -93,6 +105,7 @@ export class TenantDeliveryLanes {
         }
         lane.waiting.shift();
         lane.ids.delete(delivery.id);
+        this.total--;
       }
     } finally {
       lane.running = undefined;

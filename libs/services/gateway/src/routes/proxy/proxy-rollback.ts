@@ -3,10 +3,12 @@
  * messages after the checkpoint from what goes upstream (chatRollback of @wayfinder/ingest, the SDK's rule)
  * and the note says what went. The agent still holds those messages and sends them again with every
  * request, so the proxy remembers, per agent and run, which ones it removed and keeps them out of the
- * requests that follow (while the conversation still extends the one rolled back). Memory is bounded in
+ * requests that follow (while the conversation still begins with the one rolled back: same messages up to
+ * its length, checked by fingerprint, so a compacted or edited conversation loses nothing). Memory is bounded in
  * per-tenant shares: a forgotten agent's later requests carry the loop again, as before the rollback.
  */
 import { rollbackNote } from '@wayfinder/correction';
+import { canonicalJson, hash32 } from '@wayfinder/detection';
 import { chatRollback, guidanceText, stepsBefore, type ChatMessage, type Guidance } from '@wayfinder/ingest';
 import { TenantShares } from '@wayfinder/tenancy';
 
@@ -26,8 +28,14 @@ interface Removal {
   readonly runId: string;
   /** Conversation messages left out, ascending. */
   readonly removed: readonly number[];
-  /** The conversation's length when they were: a shorter one was rewritten and no longer holds them. */
+  /** The conversation's length when they were, and the fingerprint of those messages: a conversation that does not begin with them was rewritten. */
   readonly length: number;
+  readonly fingerprint: string;
+}
+
+function fingerprintOf(messages: readonly ChatMessage[], length: number): string {
+  const text = canonicalJson(messages.slice(0, length));
+  return `${hash32(text)}:${hash32(text, 0x01000193)}`;
 }
 
 export interface RollbackTurn {
@@ -45,7 +53,7 @@ export class ProxyRollbacks {
   body(turn: RollbackTurn, request: RollbackableRequest, guidance: Guidance | undefined): unknown {
     const { messages } = request;
     let removal = this.removals.get(turn.tenantId, turn.agentKey);
-    if (removal && (removal.runId !== turn.runId || messages.length < removal.length)) {
+    if (removal && (removal.runId !== turn.runId || messages.length < removal.length || fingerprintOf(messages, removal.length) !== removal.fingerprint)) {
       this.removals.delete(turn.tenantId, turn.agentKey);
       removal = undefined;
     }
@@ -56,7 +64,7 @@ export class ProxyRollbacks {
       const fresh = request.without ? chatRollback(messages, seqBase, guidance).removed.filter((i) => !removed.has(i)) : [];
       for (const index of fresh) removed.add(index);
       text = rollbackNote(guidance, { turns: fresh.filter((i) => messages[i].role === 'assistant').length, messages: fresh.length });
-      if (fresh.length > 0) this.removals.set(turn.tenantId, turn.agentKey, { runId: turn.runId, removed: [...removed].sort((a, b) => a - b), length: messages.length });
+      if (fresh.length > 0) this.removals.set(turn.tenantId, turn.agentKey, { runId: turn.runId, removed: [...removed].sort((a, b) => a - b), length: messages.length, fingerprint: fingerprintOf(messages, messages.length) });
     }
     const forwarded = removed.size > 0 && removed.size < messages.length && request.without ? request.without(removed) : request;
     return text === undefined ? forwarded.body : forwarded.withGuidance(text);
