@@ -5,7 +5,8 @@
  * the seq of the message before it. Messages before the first step (the system prompt, the task) belong
  * to none and stay; the others go when their step is past `discardAfterSeq`. Messages a door marks as its
  * own (Wayfinder's earlier hints and plans) stay too. The note says what went: how many turns (the
- * model's messages) and messages, back to which step and milestone.
+ * model's messages) and messages, back to which step and milestone; where nothing went, it asks the agent
+ * to go back instead of saying its steps were removed.
  */
 import type { Correction } from '@wayfinder/contracts';
 
@@ -50,7 +51,8 @@ export function rollbackContext<M>(messages: readonly M[], discardAfterSeq: numb
 export function rollbackNote(correction: RollbackCorrection, removed: { turns: number; messages: number }): string {
   const { milestoneId, discardAfterSeq } = correction.rollback;
   const back = discardAfterSeq < 0 ? 'the start' : `step ${discardAfterSeq}${milestoneId ? ` (milestone ${milestoneId})` : ''}`;
-  if (removed.messages === 0) return `Your steps after ${back} were rolled back: ${correction.reason}`;
+  // Nothing removed (a door that cannot edit the context, e.g. hooks): an instruction, not a claim that they went.
+  if (removed.messages === 0) return `Go back to ${back}: ${correction.reason}. Treat your steps after it as undone and continue from there.`;
   const turns = `${removed.turns} ${removed.turns === 1 ? 'turn' : 'turns'}`;
   const messages = `${removed.messages} ${removed.messages === 1 ? 'message' : 'messages'}`;
   return `Wayfinder rolled back your last ${turns} (${messages}), back to ${back}: ${correction.reason}. They are no longer in this conversation; continue from there and do not repeat them.`;
