@@ -147,7 +147,7 @@ describe('a dead-lettered escalation, replayed after the policy is fixed, is pro
     const rows = listed.out.trim().split('\n');
     expect(rows).toHaveLength(1);
     expect(rows[0].split('\t')).toEqual([
-      `${mine.partition}/${mine.offset}`, mine.at, `${ESCALATIONS}/${mine.sourcePartition}/${mine.sourceOffset}`, 'attempts 2', `event ${mine.eventId}`, 'not replayed', expect.stringMatching(/^handler failed: webhook http:\/\/127\.0\.0\.1:\d+\/… of tenant .* answered 404$/),
+      `${mine.partition}/${mine.offset}`, mine.at, `${ESCALATIONS}/${mine.sourcePartition}/${mine.sourceOffset}`, 'attempts 2', `event ${mine.eventId}`, 'not replayed', expect.stringMatching(/^webhook http:\/\/127\.0\.0\.1:\d+\/… of tenant .* answered 404$/),
     ]);
     expect(listed.out).not.toContain(theirs.eventId as string);
     expect(listed.err).toBe(`1 dead letter(s) of tenant ${acme} on ${ESCALATIONS}.dlq\n`);

@@ -10,3 +10,5 @@ export type { ReplanBody, ReplanInput } from './replan';
 export { RUNGS, entryRung, isHardStop, patternOf, severityOf, actionOf } from './ladder';
 export type { Rung } from './ladder';
 export { deterministicId } from './event-id';
+export { rollbackContext, rollbackNote } from './rollback-context';
+export type { RollbackCorrection, RolledBackContext, RollbackContextOptions } from './rollback-context';

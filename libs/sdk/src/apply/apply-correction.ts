@@ -2,12 +2,14 @@
  * Applying a correction to a chat-message agent's context (DESIGN §5.4):
  * - hint: a system message at the front, after the agent's own leading system prompt (an earlier hint
  *   from Wayfinder is replaced, not stacked);
- * - rollback: the messages after the checkpoint go (`discardAfterSeq`, mapped by MessageSeqs) and a note
- *   in the hint's place says why;
+ * - rollback: the messages after the checkpoint go (`discardAfterSeq`, mapped by MessageSeqs; the rule of
+ *   rollbackContext in @wayfinder/correction, which the LLM proxy applies too) and a note in the hint's
+ *   place says what went and why;
  * - replan: the plan message is replaced by the new path;
  * - freeze: AgentFrozenError, for the agent to catch and stop.
  */
 import type { Correction } from '@wayfinder/contracts';
+import { rollbackContext, rollbackNote } from '@wayfinder/correction';
 
 /** The shape of OpenAI/Anthropic/LangChain-style chat messages: a role and content. */
 export interface ChatMessage {
@@ -80,9 +82,14 @@ export function applyCorrection<M extends object>(messages: readonly M[], correc
     case 'rollback': {
       if (!options.seqs) throw new Error('applyCorrection: a rollback needs options.seqs (the seq of each message)');
       // The agent would redo what it no longer sees: a note at the front says why the steps went.
-      const { milestoneId, discardAfterSeq } = correction.rollback;
-      const kept = dropAfter(messages, discardAfterSeq, options.seqs).filter((m) => !WAYFINDER_HINTS.has(m));
-      const note = system(`Your steps after ${milestoneId ? `milestone ${milestoneId}` : 'the start'} were rolled back: ${correction.reason}`);
+      const seqs = options.seqs;
+      const rolledBack = rollbackContext(messages, correction.rollback.discardAfterSeq, {
+        seqOf: (m) => seqs.seqOf(m),
+        isOwn: (m) => WAYFINDER_HINTS.has(m) || WAYFINDER_PLANS.has(m),
+        isTurn: (m) => (m as ChatMessage).role === 'assistant' || (m as { getType?: () => string }).getType?.() === 'ai',
+      });
+      const kept = rolledBack.kept.filter((m) => !WAYFINDER_HINTS.has(m));
+      const note = system(rollbackNote(correction, { turns: rolledBack.turns, messages: rolledBack.removed.length }));
       WAYFINDER_HINTS.add(note);
       const at = leadingSystemCount(kept);
       return [...kept.slice(0, at), note, ...kept.slice(at)];
@@ -103,16 +110,4 @@ export function applyCorrection<M extends object>(messages: readonly M[], correc
     case 'freeze':
       throw new AgentFrozenError(correction);
   }
-}
-
-/** Keeps the messages whose seq (own or inherited) is at most `discardAfterSeq`, and Wayfinder's own. */
-function dropAfter<M extends object>(messages: readonly M[], discardAfterSeq: number, seqs: MessageSeqs): M[] {
-  const kept: M[] = [];
-  let current: number | undefined;
-  for (const message of messages) {
-    current = seqs.seqOf(message) ?? current;
-    const ours = WAYFINDER_HINTS.has(message) || WAYFINDER_PLANS.has(message);
-    if (ours || current === undefined || current <= discardAfterSeq) kept.push(message);
-  }
-  return kept;
 }

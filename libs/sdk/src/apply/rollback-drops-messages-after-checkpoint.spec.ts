@@ -2,7 +2,8 @@
  * A rollback drops the messages that came with steps after `discardAfterSeq`. The mapping: each
  * message is recorded with the seq of the latest step the client had built when it joined the context
  * (`seqs.record(message, client.lastSeq)`); unrecorded messages inherit the seq before them; the
- * prompt and the task (before any step) always stay. A note says why the steps went.
+ * prompt and the task (before any step) always stay. A note says what went (turns, messages), back to
+ * which step, and why.
  */
 import { createGuard } from '../connect';
 import { applyCorrection, MessageSeqs, type ChatMessage } from './apply-correction';
@@ -31,7 +32,7 @@ describe('applyCorrection: rollback', () => {
     const out = applyCorrection(messages, rollback(2, 'read-data'), { seqs });
     expect(out.map((m) => m.content)).toEqual([
       'You are a data analyst.',
-      'Your steps after milestone read-data were rolled back: read_file returned the same error 5 times',
+      'Wayfinder rolled back your last 3 turns (5 messages), back to step 2 (milestone read-data): read_file returned the same error 5 times. They are no longer in this conversation; continue from there and do not repeat them.',
       'Write the sales report.',
       'calling read_file a.csv',
       'rows of a.csv',
@@ -43,7 +44,7 @@ describe('applyCorrection: rollback', () => {
     const seqs = new MessageSeqs();
     const messages = [{ role: 'user', content: 'task' }, seqs.record({ role: 'assistant', content: 'step 0' }, 0)];
     expect(applyCorrection(messages, rollback(-1, null), { seqs }).map((m) => m.content)).toEqual([
-      'Your steps after the start were rolled back: read_file returned the same error 5 times',
+      'Wayfinder rolled back your last 1 turn (1 message), back to the start: read_file returned the same error 5 times. They are no longer in this conversation; continue from there and do not repeat them.',
       'task',
     ]);
     expect(() => applyCorrection(messages, rollback(-1, null))).toThrow('a rollback needs options.seqs');

@@ -9,17 +9,19 @@ import type { AddressInfo } from 'node:net';
 import { egressFromEnv, type EgressPolicy } from '@wayfinder/config';
 import type { Escalation } from '@wayfinder/contracts';
 import type { PolicyBook } from '@wayfinder/service-core';
-import { InMemoryDeliveryLog } from './delivery-log';
-import { EscalationNotifierHandler } from './escalation-notifier.handler';
+import { notifierUnderTest } from './escalation-notifier.testing';
 
 const escalation = {
   schema: 'wayfinder.escalation.v1', eventId: 'esc-1', tenantId: 'acme', agentId: 'a1', taskId: 't1', runId: 'r1',
   ts: new Date().toISOString(), reason: 'frozen', deviations: [], correctionsTried: [],
 } as unknown as Escalation;
 
-function notifier(url: string, egress: EgressPolicy): EscalationNotifierHandler {
+/** The reasons the escalation was dead-lettered for (none when it was posted). */
+async function refusals(url: string, egress: EgressPolicy): Promise<string[]> {
   const policies = { tenant: () => ({ webhook: { url, format: 'generic' } }) } as unknown as PolicyBook;
-  return new EscalationNotifierHandler(policies, new InMemoryDeliveryLog(), 2_000, egress);
+  const notifier = notifierUnderTest(policies, egress);
+  await notifier.deliver([escalation]);
+  return notifier.deadLetters.map((d) => d.reason);
 }
 
 describe('an escalation webhook under the operator egress policy', () => {
@@ -44,17 +46,17 @@ describe('an escalation webhook under the operator egress policy', () => {
   });
 
   it('is refused when the operator allows nothing, and the listener receives nothing', async () => {
-    await expect(notifier(`http://127.0.0.1:${port}/hook`, egressFromEnv({})).onEscalations([escalation])).rejects.toThrow('refused');
+    expect(await refusals(`http://127.0.0.1:${port}/hook`, egressFromEnv({}))).toEqual([expect.stringContaining('refused')]);
     expect(received).toBe(0);
   });
 
   it('is refused at connect time when an allowed name resolves to a loopback address', async () => {
-    await expect(notifier(`http://localhost:${port}/hook`, egressFromEnv({ WAYFINDER_EGRESS_ALLOW: 'localhost' })).onEscalations([escalation])).rejects.toThrow(/refused|private/);
+    expect(await refusals(`http://localhost:${port}/hook`, egressFromEnv({ WAYFINDER_EGRESS_ALLOW: 'localhost' }))).toEqual([expect.stringMatching(/refused|private/)]);
     expect(received).toBe(0);
   });
 
   it('is posted when the operator allows it', async () => {
-    await notifier(`http://localhost:${port}/hook`, egressFromEnv({ WAYFINDER_EGRESS_ALLOW: 'localhost', WAYFINDER_EGRESS_ALLOW_PRIVATE: 'true' })).onEscalations([escalation]);
+    expect(await refusals(`http://localhost:${port}/hook`, egressFromEnv({ WAYFINDER_EGRESS_ALLOW: 'localhost', WAYFINDER_EGRESS_ALLOW_PRIVATE: 'true' }))).toEqual([]);
     expect(received).toBe(1);
   });
 });

@@ -9,8 +9,7 @@ import type { Escalation } from '@wayfinder/contracts';
 import { egressFromEnv } from '@wayfinder/config';
 import { redactUrl } from '@wayfinder/history';
 import type { PolicyBook } from '@wayfinder/service-core';
-import { InMemoryDeliveryLog } from './delivery-log';
-import { EscalationNotifierHandler } from './escalation-notifier.handler';
+import { notifierUnderTest } from './escalation-notifier.testing';
 
 const USER = 'hook-user';
 const PASSWORD = 'pa55-w0rd-s3cret';
@@ -22,19 +21,14 @@ const escalation = {
   ts: new Date().toISOString(), reason: 'frozen', deviations: [], correctionsTried: [],
 } as unknown as Escalation;
 
-function notifierFor(url: string): EscalationNotifierHandler {
+/** The reason the escalation was dead-lettered for: what the DLQ keeps and the log shows. */
+async function failureOf(url: string): Promise<string> {
   const policies = { tenant: () => ({ webhook: { url, format: 'generic' } }) } as unknown as PolicyBook;
   // The operator allows the local receiver (as WAYFINDER_EGRESS_ALLOW=127.0.0.1 would).
-  return new EscalationNotifierHandler(policies, new InMemoryDeliveryLog(), 2_000, egressFromEnv({ WAYFINDER_EGRESS_ALLOW: '127.0.0.1' }));
-}
-
-async function failureOf(url: string): Promise<string> {
-  const error = await notifierFor(url).onEscalations([escalation]).then(
-    () => undefined,
-    (e: unknown) => e as Error,
-  );
-  if (!error) throw new Error('the delivery did not fail');
-  return `${error.message}\n${error.stack ?? ''}`;
+  const notifier = notifierUnderTest(policies, egressFromEnv({ WAYFINDER_EGRESS_ALLOW: '127.0.0.1' }));
+  await notifier.deliver([escalation]);
+  if (notifier.deadLetters.length !== 1) throw new Error('the delivery did not fail');
+  return notifier.deadLetters[0].reason;
 }
 
 describe('a failing escalation webhook is logged without its secrets', () => {

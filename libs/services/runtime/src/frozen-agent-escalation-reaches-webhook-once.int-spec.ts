@@ -1,7 +1,7 @@
 /**
  * On the real Kafka broker and Redis, every service distributed: an agent calling a dangerous tool is
  * frozen; its escalation reaches the tenant's webhook (a local HTTP receiver) exactly once, although the
- * receiver's first answer is a 500 (the notifier's bus retries with backoff; the receiver sees the same
+ * receiver's first answer is a 500 (its tenant's delivery lane retries with backoff; the receiver sees the same
  * Idempotency-Key twice and accepts it once). The history recorder stored the story in Redis; after a
  * restart of the services, steps published while they were down are recorded too (offsets after writes).
  */

@@ -36,6 +36,7 @@ import {
   HistoryRecorderModule,
   InMemoryDeliveryLog,
   WEBHOOK_EGRESS,
+  WEBHOOK_LANES,
   WEBHOOK_TIMEOUT_MS,
 } from '@wayfinder/service-operations';
 import { HELD_STEP_STORE, StateLocalizerModule } from '@wayfinder/service-state-localizer';
@@ -79,8 +80,9 @@ const CONSUMED: Record<StreamService, string[]> = {
 };
 
 /**
- * The notifier's own bus retries a failed webhook post with exponential backoff (about 1 min in all),
- * then dead-letters the escalation with the reason; it never shares a retry loop with the pipeline.
+ * The notifier retries a failed webhook post with exponential backoff (about 1 min in all) in its tenant's
+ * lane, then dead-letters the escalation with the reason; its own bus (same policy, for anything else that
+ * fails its batch) never shares a retry loop with the pipeline.
  */
 export const NOTIFIER_RETRY: RetryPolicy = { maxAttempts: 6, initialBackoffMs: 1_000, maxBackoffMs: 30_000 };
 
@@ -281,6 +283,8 @@ async function start(
   // The operator's egress: where a tenant's proxy upstream and webhooks may go (the gateway adds its own upstreams).
   const egress = egressFromEnv({ WAYFINDER_EGRESS_ALLOW: config.egressAllow, WAYFINDER_EGRESS_ALLOW_PRIVATE: config.egressAllowPrivate });
   extraProviders.push({ provide: HISTORY_STORE, useValue: history }, { provide: WEBHOOK_TIMEOUT_MS, useValue: options.webhookTimeoutMs ?? 10_000 }, { provide: WEBHOOK_EGRESS, useValue: egress });
+  // Each tenant's webhook lane retries as the notifier's bus would (a hanging receiver delays only its tenant).
+  extraProviders.push({ provide: WEBHOOK_LANES, useValue: { ...NOTIFIER_RETRY, ...options.notifierRetry } });
   const system = config.mode === 'embedded' ? 'in-process' : 'kafka';
   const tracing = { system, eventSampleRatio: config.traceSampleRatio, propagation: config.tracePropagation };
   // Distributed: every process reads the compacted topics (maps, policies) whole, in a group of its own.

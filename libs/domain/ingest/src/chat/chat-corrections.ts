@@ -8,6 +8,7 @@
  * - what a frozen agent's request gets: an OpenAI-style error body saying why.
  */
 import type { Correction } from '@wayfinder/contracts';
+import { rollbackNote } from '@wayfinder/correction';
 import type { ChatMessage } from './chat-request';
 
 export type FreezeCorrection = Extract<Correction, { action: 'freeze' }>;
@@ -39,10 +40,9 @@ export function guidanceText(correction: Guidance): string {
   switch (correction.action) {
     case 'hint':
       return correction.hint.text;
-    case 'rollback': {
-      const { milestoneId } = correction.rollback;
-      return `Your steps after ${milestoneId ? `milestone ${milestoneId}` : 'the start'} were rolled back: ${correction.reason}`;
-    }
+    case 'rollback':
+      // Nothing removed here: a door that removes the messages (the proxy) says how many with rollbackNote.
+      return rollbackNote(correction, { turns: 0, messages: 0 });
     case 'replan': {
       const { remaining, fromMilestoneId, reason } = correction.replan;
       const lines = remaining.map((id, i) => `${i + 1}. ${id}`);

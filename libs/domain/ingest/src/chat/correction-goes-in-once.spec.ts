@@ -42,7 +42,7 @@ describe('guidance in the messages', () => {
 
   it('says what each correction means', () => {
     expect(guidanceText(hint as never)).toBe('Stop retrying read_file: the permission error will not change.');
-    expect(guidanceText(rollback as never)).toBe('Your steps after milestone m1 were rolled back: read_file failed 5 times the same way');
+    expect(guidanceText(rollback as never)).toBe('Go back to step 4 (milestone m1): read_file failed 5 times the same way. Treat your steps after it as undone and continue from there.');
     expect(guidanceText(replan as never)).toBe('Revised plan (from milestone m1): the file cannot be read\n1. m2\n2. m3');
   });
 

@@ -31,7 +31,7 @@ export async function startFakeLlmUpstream(options: { record?: boolean } = {}): 
       if (options.record !== false) requests.push({ headers: req.headers, body });
       const last = body.messages[body.messages.length - 1];
       if (last?.role === 'user' && last.content === 'fail with 418') {
-        res.writeHead(418, { 'content-type': 'application/json', 'x-upstream-said': 'teapot' }).end(JSON.stringify({ error: { message: 'I am a teapot', type: 'invalid_request_error', param: 'messages', code: 'teapot' } }));
+        res.writeHead(418, { 'content-type': 'application/json', 'x-request-id': 'req-teapot', 'set-cookie': 'upstream=1; Path=/' }).end(JSON.stringify({ error: { message: 'I am a teapot', type: 'invalid_request_error', param: 'messages', code: 'teapot' } }));
         return;
       }
       const id = `call_${++n}`;

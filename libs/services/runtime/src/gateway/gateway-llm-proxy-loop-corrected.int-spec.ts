@@ -194,7 +194,8 @@ describe('the LLM proxy in distributed mode', () => {
       body: JSON.stringify({ model: 'fake', messages: [{ role: 'user', content: 'fail with 418' }] }),
     });
     expect(raw.status).toBe(418);
-    expect(raw.headers.get('x-upstream-said')).toBe('teapot');
+    expect(raw.headers.get('x-request-id')).toBe('req-teapot');
+    expect(raw.headers.get('set-cookie')).toBeNull();
     expect(await raw.json()).toEqual({ error: { message: 'I am a teapot', type: 'invalid_request_error', param: 'messages', code: 'teapot' } });
   });
 

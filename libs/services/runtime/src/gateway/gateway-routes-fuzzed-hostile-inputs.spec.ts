@@ -9,6 +9,7 @@ import { request } from 'node:http';
 import fc from 'fast-check';
 import type { RunningServices } from '../runtime';
 import { loopSteps, REPORT_TASK, startWithGateway } from './gateway.testing';
+import { badJson, hostileValue, shapedLike } from './hostile-inputs.testing';
 
 interface Raw {
   status: number;
@@ -27,35 +28,6 @@ function send(port: number, method: string, path: string, headers: Record<string
     req.end(body);
   });
 }
-
-function deep(depth: number, leaf: unknown): unknown {
-  let value = leaf;
-  for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { a: value };
-  return value;
-}
-
-const EVIL_PATTERNS = ['^(a+)+$', '(a|aa)+$', '(.*a){20}', '([a-zA-Z]+)*$', '(?<=a)b', '\\', '[', '(?:x+x+)+y'];
-
-const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc.jsonValue({ maxDepth: 3 }),
-  fc.string({ unit: 'binary', maxLength: 64 }),
-  fc.integer({ min: 200, max: 3_000 }).map((d) => deep(d, 'x')),
-  fc.integer({ min: 10_000, max: 200_000 }).map((n) => 'a'.repeat(n) + '!'),
-  fc.constantFrom(null, true, -1, 1e308, Number.MAX_SAFE_INTEGER, '', '__proto__', 'constructor', { __proto__: { polluted: true } }, [], {}),
-  fc.constantFrom(...EVIL_PATTERNS),
-);
-
-/** A body shaped like the route's own (so validation goes deeper), with hostile values put in. */
-function shapedLike(template: unknown): fc.Arbitrary<unknown> {
-  if (Array.isArray(template)) return fc.array(shapedLike(template[0]), { maxLength: 3 });
-  if (template && typeof template === 'object') {
-    const entries = Object.entries(template as Record<string, unknown>);
-    return fc.tuple(...entries.map(([k, v]) => fc.oneof({ weight: 2, arbitrary: fc.constant(v) }, { weight: 1, arbitrary: shapedLike(v) }, { weight: 1, arbitrary: hostileValue }).map((x) => [k, x] as const))).map((pairs) => Object.fromEntries(pairs));
-  }
-  return fc.oneof(fc.constant(template), hostileValue);
-}
-
-const badJson = fc.constantFrom('{', '{"a":', '[1,2', 'nul', '{"a":1}}', '\u0000', '{"a":"\\ud800"}', '"unterminated', '['.repeat(100_000), '{"__proto__":{"x":1}}', '');
 
 interface Route {
   method: string;

@@ -34,7 +34,7 @@ describe('paths of the proxy no route serves', () => {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json', 'x-upstream': 'fake' }).end(JSON.stringify(body));
+        const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req-fake' }).end(JSON.stringify(body));
         if (req.url === '/v1/models') return json(200, { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 1, owned_by: 'fake' }] });
         if (req.url === '/v1/embeddings') return json(200, { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.25, 0.5] }], model: 'fake-embed', usage: { prompt_tokens: 2, total_tokens: 2 } });
         if (req.url?.startsWith('/v1/messages/count_tokens')) return json(200, { input_tokens: 42 });
@@ -83,7 +83,7 @@ describe('paths of the proxy no route serves', () => {
       body: JSON.stringify({ model: 'claude-fake', messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-upstream')).toBe('fake');
+    expect(res.headers.get('x-request-id')).toBe('req-fake');
     expect(await res.json()).toEqual({ input_tokens: 42 });
     expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/v1/messages/count_tokens?beta=true', headers: { 'x-api-key': 'sk-ant-own', 'anthropic-version': '2023-06-01', 'anthropic-beta': 'token-counting-2024-11-01' } });
   });

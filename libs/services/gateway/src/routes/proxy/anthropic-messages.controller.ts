@@ -20,7 +20,7 @@ import { CurrentTenant, KeyInHeader } from '../../auth/tenant.guard';
 import { anthropicError, badRequest } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../../tokens';
-import { answerOfMessage, markFailedResults, MessagesStreamAssembler, readMessagesRequest, withSystemGuidance } from './anthropic-messages';
+import { answerOfMessage, markFailedResults, MessagesStreamAssembler, readMessagesRequest, withoutConversationMessages, withSystemGuidance } from './anthropic-messages';
 import { ProxyExchange, type AnswerReader } from './proxy-exchange';
 import { underBase } from './upstream-client';
 
@@ -56,6 +56,10 @@ export class AnthropicMessagesController {
       upstream: () => anthropicUpstream(this.policies, this.options, tenant.tenantId, '/v1/messages', new URL(req.url ?? '/', 'http://x').search),
       frozenAnswer: (frozen) => anthropicError(FROZEN_STATUS, frozenMessage(frozen)),
       withGuidance: (text) => withSystemGuidance(request.body, text),
+      without: (removed) => {
+        const body = withoutConversationMessages(request.body, removed);
+        return { body, withGuidance: (text) => withSystemGuidance(body, text) };
+      },
       reader: MESSAGES_ANSWERS,
     });
   }

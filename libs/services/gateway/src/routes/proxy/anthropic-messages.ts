@@ -62,35 +62,62 @@ function blocksProblem(content: unknown, field: string): { ok: false; error: str
 
 /** `system` and `messages` as the chat conversation the tracker and the step derivation read. */
 export function conversationOf(system: unknown, messages: ReadonlyArray<Record<string, unknown>>): ChatMessage[] {
+  return translateConversation(system, messages).messages;
+}
+
+/** The conversation, and for each of its messages the index in `messages` it came from (-1: `system`). */
+function translateConversation(system: unknown, messages: ReadonlyArray<Record<string, unknown>>): { messages: ChatMessage[]; origins: number[] } {
   const out: ChatMessage[] = [];
+  const origins: number[] = [];
   const systemText = contentText(system);
-  if (systemText !== '') out.push({ role: 'system', content: systemText });
-  for (const m of messages) {
-    if (typeof m.content === 'string') {
-      out.push({ role: m.role as string, content: m.content });
-      continue;
-    }
-    const blocks = (Array.isArray(m.content) ? m.content : []).filter(isObject);
-    if (m.role === 'assistant') {
-      const text = blocks.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string);
-      const calls: ChatToolCall[] = blocks
-        .filter((b) => b.type === 'tool_use')
-        .map((b) => ({ ...(typeof b.id === 'string' && { id: b.id }), type: 'function', function: { name: typeof b.name === 'string' ? b.name : '', arguments: b.input === undefined ? '' : JSON.stringify(b.input) } }));
-      out.push({ role: 'assistant', content: text.join('\n'), ...(calls.length > 0 && { tool_calls: calls }) });
-      continue;
-    }
-    // A user turn: its tool results first (the API requires them first), then what the user said.
-    const rest: Array<Record<string, unknown>> = [];
-    for (const b of blocks) {
-      if (b.type !== 'tool_result') {
-        rest.push(b);
-        continue;
-      }
-      out.push({ role: 'tool', ...(typeof b.tool_use_id === 'string' && { tool_call_id: b.tool_use_id }), content: contentText(b.content), ...(b.is_error === true && { is_error: true }) });
-    }
-    if (rest.length > 0 || blocks.length === 0) out.push({ role: 'user', content: rest });
+  if (systemText !== '') {
+    out.push({ role: 'system', content: systemText });
+    origins.push(-1);
   }
-  return out;
+  messages.forEach((m, index) => {
+    const from = out.length;
+    translateMessage(m, out);
+    for (let i = from; i < out.length; i++) origins.push(index);
+  });
+  return { messages: out, origins };
+}
+
+function translateMessage(m: Record<string, unknown>, out: ChatMessage[]): void {
+  if (typeof m.content === 'string') {
+    out.push({ role: m.role as string, content: m.content });
+    return;
+  }
+  const blocks = (Array.isArray(m.content) ? m.content : []).filter(isObject);
+  if (m.role === 'assistant') {
+    const text = blocks.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string);
+    const calls: ChatToolCall[] = blocks
+      .filter((b) => b.type === 'tool_use')
+      .map((b) => ({ ...(typeof b.id === 'string' && { id: b.id }), type: 'function', function: { name: typeof b.name === 'string' ? b.name : '', arguments: b.input === undefined ? '' : JSON.stringify(b.input) } }));
+    out.push({ role: 'assistant', content: text.join('\n'), ...(calls.length > 0 && { tool_calls: calls }) });
+    return;
+  }
+  // A user turn: its tool results first (the API requires them first), then what the user said.
+  const rest: Array<Record<string, unknown>> = [];
+  for (const b of blocks) {
+    if (b.type !== 'tool_result') {
+      rest.push(b);
+      continue;
+    }
+    out.push({ role: 'tool', ...(typeof b.tool_use_id === 'string' && { tool_call_id: b.tool_use_id }), content: contentText(b.content), ...(b.is_error === true && { is_error: true }) });
+  }
+  if (rest.length > 0 || blocks.length === 0) out.push({ role: 'user', content: rest });
+}
+
+/**
+ * The request's body without the `messages` that conversation messages at `removed` came from (a
+ * rollback, proxy-rollback.ts): a message goes whole, so a turn's tool results go with its text.
+ */
+export function withoutConversationMessages(body: Record<string, unknown>, removed: ReadonlySet<number>): Record<string, unknown> {
+  const messages = (Array.isArray(body.messages) ? body.messages : []) as Array<Record<string, unknown>>;
+  const { origins } = translateConversation(body.system, messages);
+  const gone = new Set<number>();
+  for (const index of removed) if ((origins[index] ?? -1) >= 0) gone.add(origins[index]);
+  return { ...body, messages: messages.filter((_, j) => !gone.has(j)) };
 }
 
 /** A tool result marked `is_error` is a failed observation, whatever its text says. */

@@ -6,7 +6,8 @@
  * 1. the new messages' steps (tool results; assistant turns the proxy did not answer) are published, in
  *    order per agent and off the request's path (ProxyExchange, shared with the other dialects);
  * 2. a frozen agent gets 423 and an OpenAI-style error saying why; pending guidance (hint, rollback,
- *    replan) goes in as a system message after the agent's own system prompt, once (acknowledged);
+ *    replan) goes in as a system message after the agent's own system prompt, once (acknowledged); a
+ *    rollback also leaves the messages after its checkpoint out, then and after (proxy-rollback.ts);
  * 3. the request goes to the tenant's upstream (policy `proxy.upstream`, else WAYFINDER_PROXY_UPSTREAM);
  *    its answer comes back as it is (status, headers, body; a stream chunk by chunk), and the assistant's
  *    message and tool calls become steps (a stream assembled from its deltas).
@@ -65,6 +66,10 @@ export class ChatCompletionsController {
       upstream: () => openAiUpstream(this.policies, this.options, tenant.tenantId, '/chat/completions'),
       frozenAnswer: frozenError,
       withGuidance: (text) => ({ ...request.body, messages: withGuidance(request.messages, text) }),
+      without: (removed) => {
+        const messages = request.messages.filter((_, i) => !removed.has(i));
+        return { body: { ...request.body, messages }, withGuidance: (text) => ({ ...request.body, messages: withGuidance(messages, text) }) };
+      },
       reader: CHAT_ANSWERS,
     });
   }

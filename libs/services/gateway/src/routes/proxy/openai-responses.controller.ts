@@ -17,7 +17,7 @@ import { CurrentTenant, KeyInHeader } from '../../auth/tenant.guard';
 import { badRequest } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../../tokens';
-import { answerOfResponse, readResponsesRequest, ResponsesStreamAssembler, withInstructionsGuidance } from './openai-responses';
+import { answerOfResponse, readResponsesRequest, ResponsesStreamAssembler, withInstructionsGuidance, withoutConversationItems } from './openai-responses';
 import { ProxyExchange, type AnswerReader } from './proxy-exchange';
 import { openAiUpstream } from './chat-completions.controller';
 
@@ -43,6 +43,10 @@ export class OpenAiResponsesController {
       upstream: () => openAiUpstream(this.policies, this.options, tenant.tenantId, '/responses', new URL(req.url ?? '/', 'http://gateway').search),
       frozenAnswer: frozenError,
       withGuidance: (text) => withInstructionsGuidance(request.body, text),
+      without: (removed) => {
+        const body = withoutConversationItems(request.body, removed);
+        return { body, withGuidance: (text) => withInstructionsGuidance(body, text) };
+      },
       reader: RESPONSES_ANSWERS,
     });
   }

@@ -36,32 +36,67 @@ export function readResponsesRequest(body: unknown): DialectReadResult {
 
 /** `instructions` and `input` as the chat conversation the tracker and the step derivation read. */
 export function conversationOf(instructions: unknown, input: unknown): ChatMessage[] {
+  return translateConversation(instructions, input).messages;
+}
+
+/**
+ * The conversation, and for each of its messages the `input` items it came from (none for `instructions`
+ * or a string input); an item read into no message (reasoning) belongs to the next message.
+ */
+function translateConversation(instructions: unknown, input: unknown): { messages: ChatMessage[]; origins: number[][] } {
   const out: ChatMessage[] = [];
-  if (typeof instructions === 'string' && instructions !== '') out.push({ role: 'system', content: instructions });
+  const origins: number[][] = [];
+  if (typeof instructions === 'string' && instructions !== '') {
+    out.push({ role: 'system', content: instructions });
+    origins.push([]);
+  }
   if (typeof input === 'string') {
     out.push({ role: 'user', content: input });
-    return out;
+    origins.push([]);
+    return { messages: out, origins };
   }
-  let answer: { texts: string[]; calls: ChatToolCall[] } | undefined;
+  let answer: { texts: string[]; calls: ChatToolCall[]; items: number[] } | undefined;
+  let unread: number[] = [];
+  const push = (message: ChatMessage, items: number[]) => {
+    out.push(message);
+    origins.push(items);
+  };
   const close = () => {
-    if (answer) out.push({ role: 'assistant', content: answer.texts.join('\n'), ...(answer.calls.length > 0 && { tool_calls: answer.calls }) });
+    if (answer) push({ role: 'assistant', content: answer.texts.join('\n'), ...(answer.calls.length > 0 && { tool_calls: answer.calls }) }, answer.items);
     answer = undefined;
   };
-  for (const item of (input as unknown[]).filter(isObject)) {
+  (input as unknown[]).forEach((item, index) => {
+    if (!isObject(item)) return;
     const type = item.type ?? 'message';
-    if (type === 'reasoning') continue;
+    if (type === 'reasoning') {
+      unread.push(index);
+      return;
+    }
     if (type === 'function_call' || (type === 'message' && item.role === 'assistant')) {
-      answer ??= { texts: [], calls: [] };
+      answer ??= { texts: [], calls: [], items: [] };
+      answer.items.push(...unread, index);
+      unread = [];
       if (type === 'function_call') answer.calls.push({ id: item.call_id as string, type: 'function', function: { name: item.name as string, arguments: typeof item.arguments === 'string' ? item.arguments : '' } });
       else answer.texts.push(contentText(item.content));
-      continue;
+      return;
     }
     close();
-    if (type === 'function_call_output') out.push({ role: 'tool', tool_call_id: item.call_id as string, content: typeof item.output === 'string' ? item.output : contentText(item.output) });
-    else if (type === 'message') out.push({ role: item.role as string, content: item.content });
-  }
+    if (type === 'function_call_output') push({ role: 'tool', tool_call_id: item.call_id as string, content: typeof item.output === 'string' ? item.output : contentText(item.output) }, [...unread, index]);
+    else if (type === 'message') push({ role: item.role as string, content: item.content }, [...unread, index]);
+    else return;
+    unread = [];
+  });
   close();
-  return out;
+  return { messages: out, origins };
+}
+
+/** The request's body without the `input` items that conversation messages at `removed` came from (a rollback, proxy-rollback.ts). */
+export function withoutConversationItems(body: Record<string, unknown>, removed: ReadonlySet<number>): Record<string, unknown> {
+  if (!Array.isArray(body.input)) return body;
+  const { origins } = translateConversation(body.instructions, body.input);
+  const gone = new Set<number>();
+  for (const index of removed) for (const item of origins[index] ?? []) gone.add(item);
+  return { ...body, input: (body.input as unknown[]).filter((_, j) => !gone.has(j)) };
 }
 
 /** The request's body with `text` appended to its `instructions` (or as them). */

@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Id, StepEvent } from '@wayfinder/contracts';
 import type { Bus } from '@wayfinder/bus';
 import type { EgressPolicy } from '@wayfinder/config';
-import { answerSteps, conversationRunId, ConversationTracker, FROZEN_STATUS, guidanceText, requestSteps, rewriteStep, type ChatAnswer, type ChatIdentity, type ChatMessage, type ChatStep, type Guidance, type PendingCorrections } from '@wayfinder/ingest';
+import { answerSteps, conversationRunId, ConversationTracker, FROZEN_STATUS, requestSteps, rewriteStep, type ChatAnswer, type ChatIdentity, type ChatMessage, type ChatStep, type Guidance, type PendingCorrections } from '@wayfinder/ingest';
 import { BUS } from '@wayfinder/service-core';
 import { AgentCorrections } from '../../agent-corrections';
 import { ApiError, badRequest } from '../../http/api-error';
@@ -23,6 +23,7 @@ import { wayfinderHeaders } from '../../http/wayfinder-headers';
 import { jsonOrUndefined } from '../../http/request-body';
 import { IngestLimiter } from '../../ingest-limiter';
 import { GATEWAY_OPTIONS, gatewayEgress, type GatewayOptions } from '../../tokens';
+import { ProxyRollbacks, type Forwardable } from './proxy-rollback';
 import { clientHeaders, sendUpstream, upstreamHeaders, UpstreamError } from './upstream-client';
 
 /** A streamed answer's assembler (fed the bytes as they pass; bounded by the proxy's limit). */
@@ -81,6 +82,8 @@ export interface DialectRequest {
   frozenAnswer(frozen: NonNullable<PendingCorrections['frozen']>): unknown;
   /** The body with the pending guidance added, once, where the dialect reads instructions. */
   withGuidance(text: string): unknown;
+  /** The request without the conversation's messages at these indices (a rollback; proxy-rollback.ts). */
+  without?(removed: ReadonlySet<number>): Forwardable;
   readonly reader: AnswerReader;
 }
 
@@ -88,6 +91,7 @@ export interface DialectRequest {
 export class ProxyExchange {
   private readonly logger = new Logger('llm-proxy');
   private readonly conversations = new ConversationTracker();
+  private readonly rollbacks = new ProxyRollbacks();
   /** Per agent, its steps' publish in flight (at most one: a request waits for its agent's previous one). */
   private readonly publishing = new Map<string, Promise<void>>();
   readonly egress: EgressPolicy;
@@ -227,7 +231,8 @@ export class ProxyExchange {
       res.end(JSON.stringify(request.frozenAnswer(frozen)));
       return;
     }
-    const body = Buffer.from(JSON.stringify(guidance ? request.withGuidance(guidanceText(guidance)) : request.body));
+    const rollbackTurn = { tenantId, agentKey: turn.agentKey, runId: identity.runId, answerSeq: turn.answerSeq };
+    const body = Buffer.from(JSON.stringify(this.rollbacks.body(rollbackTurn, request, guidance)));
     await this.relay(req, res, { ...upstream, body, tenantId, turn, reader: request.reader, ...(guidance && { sent: () => this.applied(guidance) }) });
   }
 

@@ -1,15 +1,34 @@
 /**
  * One request to the LLM proxy's upstream: node's http(s) client over keep-alive agents (one TCP
- * connection reused per upstream, the proxy's added latency stays a fraction of a millisecond), the
- * client's headers passed on as sent (its `Authorization` above all: it belongs to the upstream and is
- * neither read, logged nor stored here) except the hop-by-hop ones, the proxy's own (`X-Wayfinder-*`),
- * `Host`, `Content-Length` (the body may have changed) and `Accept-Encoding` (the proxy reads the answer).
- * The socket's inactivity timeout bounds both the wait for the answer and the gaps in a stream.
+ * connection reused per upstream, the proxy's added latency stays a fraction of a millisecond). Only the
+ * client headers an LLM API needs go upstream (issue #29: an allow-list, FORWARDED_TO_UPSTREAM — the
+ * dialects' credentials, above all `Authorization`/`x-api-key`, which belong to the upstream and are
+ * neither read, logged nor stored here; the body's type; the dialects' version and beta headers): never
+ * `Cookie`, `Metadata-Flavor`, `X-Forwarded-*`, the proxy's own `X-Wayfinder-*` nor hop-by-hop headers.
+ * `Content-Length` is the proxy's (the body may have changed) and `Accept-Encoding` is `identity` (the
+ * proxy reads the answer). Back to the client go the upstream's status, body and only its content and
+ * API headers (RETURNED_TO_CLIENT: no `Set-Cookie` on the gateway's origin). The socket's inactivity
+ * timeout bounds both the wait for the answer and the gaps in a stream.
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { egressRequest, EgressRequestError, type EgressPolicy } from '@wayfinder/config';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'accept-encoding', 'expect']);
+/**
+ * Client headers an upstream of the proxy's dialects (OpenAI, Anthropic, OpenAI-compatible) reads: the
+ * credentials (`api-key` is Azure OpenAI's), the body's description, content negotiation, the client's
+ * name, and the dialects' own headers (`openai-organization|project|beta`, `anthropic-version|beta`).
+ */
+const FORWARDED_TO_UPSTREAM = new Set(['authorization', 'x-api-key', 'api-key', 'content-type', 'content-encoding', 'accept', 'accept-language', 'user-agent', 'idempotency-key']);
+const FORWARDED_PREFIXES = ['openai-', 'anthropic-'];
+
+/** Upstream answer headers the client may see: the body's description and what API clients read (ids, rate limits, retry hints). */
+const RETURNED_TO_CLIENT = new Set(['content-type', 'content-language', 'content-disposition', 'cache-control', 'retry-after', 'retry-after-ms', 'x-should-retry', 'request-id', 'x-request-id']);
+const RETURNED_PREFIXES = ['openai-', 'anthropic-', 'x-ratelimit-'];
+
+/** Whether the header (lower case, as node gives it) is on the list or starts with a listed prefix. */
+function listed(name: string, names: ReadonlySet<string>, prefixes: readonly string[]): boolean {
+  return names.has(name) || prefixes.some((prefix) => name.startsWith(prefix));
+}
 
 export class UpstreamError extends Error {
   constructor(
@@ -28,24 +47,22 @@ export function underBase(base: string, path: string, search?: string): URL {
   return url;
 }
 
-/** The headers to send upstream: the client's, minus the hop-by-hop and the proxy's own. */
+/** The headers to send upstream: the client's on the allow-list, and the proxy's framing. */
 export function upstreamHeaders(client: IncomingHttpHeaders, bodyBytes: number | undefined): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(client)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name.startsWith('x-wayfinder-')) continue;
-    headers[name] = value;
+    if (value !== undefined && listed(name, FORWARDED_TO_UPSTREAM, FORWARDED_PREFIXES)) headers[name] = value;
   }
   if (bodyBytes !== undefined) headers['content-length'] = String(bodyBytes);
   headers['accept-encoding'] = 'identity';
   return headers;
 }
 
-/** The response headers to pass back to the client (framing is the proxy's own). */
+/** The response headers to pass back to the client: the allow-listed ones (framing is the proxy's own). */
 export function clientHeaders(upstream: IncomingHttpHeaders): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(upstream)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name === 'content-encoding') continue;
-    headers[name] = value;
+    if (value !== undefined && listed(name, RETURNED_TO_CLIENT, RETURNED_PREFIXES)) headers[name] = value;
   }
   return headers;
 }
