@@ -5,12 +5,23 @@
  * back to their agents — so a seeded run gives the same numbers on any machine. Rounds are paced on
  * the wall clock when asked (the demo), or run as fast as the pipeline goes (tests).
  */
-import type { Correction, Deviation, Escalation, LocalizedStep, StepEvent } from '@wayfinder/contracts';
+import type { Correction, Deviation, Escalation, LocalizedStep, StepEvent, TaskSpec, TenantPolicy } from '@wayfinder/contracts';
 import { InProcessBus, SettlingBus } from '@wayfinder/bus';
 import { loadConfig, type WayfinderConfig } from '@wayfinder/config';
 import type { CorrectionStats } from '@wayfinder/correction';
 import { startServices, type RunningServices } from '@wayfinder/service-runtime';
-import type { ReceivedCorrection, SimulatedFleet } from '@wayfinder/testing';
+import type { ReceivedCorrection } from '@wayfinder/testing';
+
+/** What the run drives: a SimulatedFleet, or the ArrivingFleet of `npm start` whose agents keep arriving. */
+export interface DrivenFleet {
+  policies(): TenantPolicy[];
+  tasks(): TaskSpec[];
+  /** Tasks of agents that arrived during the last nextSteps, published before their steps. */
+  newTasks?(): TaskSpec[];
+  nextSteps(nowMs?: number): StepEvent[];
+  applyCorrection(correction: Correction): ReceivedCorrection | undefined;
+  readonly settled: boolean;
+}
 
 export interface RoundReport {
   readonly round: number;
@@ -69,7 +80,7 @@ export interface FleetRun {
 
 const OBSERVER_GROUP = 'wayfinder.demo-observer';
 
-export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: FleetRunOptions): Promise<FleetRun> {
+export async function runFleetThroughPipeline(fleet: DrivenFleet, options: FleetRunOptions): Promise<FleetRun> {
   const bus = new SettlingBus(new InProcessBus());
   const deviations: Deviation[] = [];
   const corrections: Correction[] = [];
@@ -98,6 +109,11 @@ export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: Fl
     for (; round < options.rounds && !fleet.settled; round++) {
       const batch = fleet.nextSteps(options.startMs === undefined ? undefined : options.startMs + round * Math.max(roundMs, 1));
       steps += batch.length;
+      const arriving = fleet.newTasks?.() ?? [];
+      if (arriving.length > 0) {
+        await bus.publish('wayfinder.tasks.v1', arriving);
+        await bus.settled(settleTimeoutMs);
+      }
       const devsBefore = deviations.length;
       if (batch.length > 0) {
         await bus.publish('wayfinder.steps.v1', batch);

@@ -103,7 +103,9 @@ export class SimulatedAgent {
     }
     const { tenantId, agentId, taskId, runId } = this.setup;
     // Tokens a model would spend on the turn: its context overhead and what it wrote or read (≈4 chars a token).
-    const usage = { inputTokens: 400, outputTokens: Math.ceil(JSON.stringify(body).length / 4) };
+    // and how long the turn took (from its length, not the random stream, so seeded runs do not shift).
+    const chars = JSON.stringify(body).length;
+    const usage = { inputTokens: 400, outputTokens: Math.ceil(chars / 4), latencyMs: 150 + ((chars * 37) % 1200) };
     return { schema: 'wayfinder.step.v1', eventId: `${tenantId}/${agentId}/${runId}/${this.seq}`, tenantId, agentId, taskId, runId, ts, seq: this.seq, usage, ...body } as StepEvent;
   }
 
