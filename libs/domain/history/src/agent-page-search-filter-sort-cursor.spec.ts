@@ -56,7 +56,7 @@ describe('detectorRatesOf', () => {
     const history: HistoryRecord[] = [
       { ...base, id: 'deviation:1', kind: 'deviation', ts: at(8), deviationId: 'd1', detector: 'generic_repeat', level: 'warning', count: 3, atSeq: 3, loopStartSeq: 0, message: 'm', tool: 't', argsHash: null },
       { ...base, id: 'deviation:2', kind: 'deviation', ts: at(9), deviationId: 'd2', detector: 'generic_repeat', level: 'critical', count: 5, atSeq: 5, loopStartSeq: 0, message: 'm', tool: 't', argsHash: null },
-      { ...base, id: 'correction:1', kind: 'correction', ts: at(9), correctionId: 'c1', action: 'hint', severity: 'warning', atSeq: 5, deviationIds: ['d1', 'd2'], summary: 's' },
+      { ...base, id: 'correction:1', kind: 'correction', ts: at(9), correctionId: 'c1', action: 'hint', severity: 'mild', atSeq: 5, deviationIds: ['d1', 'd2'], summary: 's' },
       { ...base, id: 'deviation:old', kind: 'deviation', ts: new Date(Date.UTC(2025, 11, 31)).toISOString(), deviationId: 'd0', detector: 'stagnation', level: 'warning', count: 1, atSeq: 1, loopStartSeq: 0, message: 'm', tool: null, argsHash: null },
     ];
     const rates = detectorRatesOf([history], now, 10);

@@ -81,7 +81,7 @@ export function decodeAgentCursor(cursor: string, sort: AgentSort): SortKey | st
 /** One page of the agents matching `query`; a bad cursor throws a RangeError naming it. */
 export function agentPageOf(summaries: readonly AgentSummary[], query: AgentPageQuery = {}): AgentPage {
   const sort = query.sort ?? 'attention';
-  const limit = Math.min(Math.max(1, query.limit ?? DEFAULT_AGENT_PAGE), MAX_AGENT_PAGE);
+  const limit = Math.max(1, query.limit ?? DEFAULT_AGENT_PAGE);
   const needle = query.search?.trim().toLowerCase() ?? '';
   const matching = summaries
     .filter((a) => query.state === undefined || a.state === query.state)
