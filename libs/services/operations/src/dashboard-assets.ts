@@ -82,8 +82,9 @@ for(const b of document.querySelectorAll('[data-resume]'))b.addEventListener('cl
 `;
 
 /**
- * Policy: sends the changed settings as a merge patch (PATCH /v1/policy); a 400 names the field, shown
- * in the alert and on the input (aria-invalid). Numbers are sent as numbers when they read as one, else
+ * Policy: checks the changed settings as a merge patch (POST /v1/policy/check, which answers 200 naming
+ * a bad field), then saves them (PATCH /v1/policy); a refusal is shown in the alert and on the input
+ * (aria-invalid). Numbers are sent as numbers when they read as one, else
  * as typed, so the gateway (not the page) decides what is valid.
  */
 const POLICY = `'use strict';(()=>{${PRELUDE}
@@ -93,10 +94,11 @@ for(const el of form.querySelectorAll('[data-kind]')){el.removeAttribute('aria-i
 const v=el.dataset.kind==='number'&&el.value.trim()!==''&&!isNaN(Number(el.value))?Number(el.value):el.dataset.kind==='boolean'?el.value==='true':el.value;
 const path=el.name.split('.');let at=patch;for(const k of path.slice(0,-1))at=at[k]=at[k]||{};at[path[path.length-1]]=v;n++;}
 if(n===0){result.className='muted';result.textContent='Nothing changed.';return;}
-const r=await fetch('/v1/policy'+query,{method:'PATCH',credentials:'same-origin',headers:{...csrf,'content-type':'application/merge-patch+json'},body:JSON.stringify({policy:patch})});
-const body=await r.json().catch(()=>({}));
-if(r.ok){result.className='ok';result.textContent='Saved '+n+' setting(s).';setTimeout(()=>location.reload(),800);return;}
-const field=typeof body.field==='string'?body.field:'';result.className='error';result.textContent='Refused'+(field?' — '+field:'')+': '+(body.error||r.status);
+const send=(path,method)=>fetch(path+query,{method,credentials:'same-origin',headers:{...csrf,'content-type':'application/merge-patch+json'},body:JSON.stringify({policy:patch})});
+const checked=await send('/v1/policy/check','POST');let body=await checked.json().catch(()=>({}));
+if(checked.ok&&body.ok===true){const r=await send('/v1/policy','PATCH');body=await r.json().catch(()=>({}));
+if(r.ok){result.className='ok';result.textContent='Saved '+n+' setting(s).';setTimeout(()=>location.reload(),800);return;}}
+const field=typeof body.field==='string'?body.field:'';result.className='error';result.textContent='Refused'+(field?' — '+field:'')+': '+(body.error||checked.status);
 const el=form.querySelector('[name="'+CSS.escape(field.replace(/^policy\\./,''))+'"]');if(el){el.setAttribute('aria-invalid','true');el.focus();}});})();
 `;
 
