@@ -26,7 +26,8 @@ const getJson=async url=>{const r=await fetch(url,{credentials:'same-origin'});i
 /**
  * Fleet: the filter form drives the agents table without a reload (search as one types, filters and sort
  * on change, pages by the API's cursor); every 3 s the table, the counts, the "needs a person" list and
- * the per-minute rates are re-read from `/v1/agents` and `/v1/fleet`. Another tenant is another page.
+ * the per-minute rates are re-read from `/v1/agents` and `/v1/fleet`, and (local mode) a tenant that
+ * appeared joins the tenant filter. Another tenant is another page.
  */
 const FLEET = `'use strict';(()=>{${PRELUDE}
 const form=document.querySelector('form.filters');const tbody=document.querySelector('table.agents tbody');
@@ -47,7 +48,9 @@ const rates=document.querySelector('#rates tbody');if(rates)rates.innerHTML=f.pe
 const p=new URLSearchParams({sort:'attention',limit:'8'});if(page.local)p.set('tenantId',page.tenantId);const a=await getJson('/v1/agents?'+p);
 const need=a.agents.filter(x=>x.state==='frozen'||x.state==='looping');
 document.getElementById('attention').innerHTML=need.map(x=>'<li>'+badge(x.state)+' <a href="/agents/'+encodeURIComponent(x.agentId)+tq(x.tenantId)+'">'+esc(x.agentId)+'</a> <span class="muted small">'+esc(x.taskId)+' · '+timeEl(x.lastSeen)+(x.loopStartSeq!==null?' · loop from step '+x.loopStartSeq:'')+'</span></li>').join('')||'<li class="muted">Nobody needs a person now.</li>';}
-const refresh=()=>Promise.all([agents(),fleet()]).catch(()=>{});
+async function tenants(){const sel=form.querySelector('select[name=tenantId]');if(!sel)return;const t=await getJson('/v1/tenants');const have=new Set([...sel.options].map(o=>o.value));
+for(const id of t.tenants)if(!have.has(id))sel.add(new Option(id,id));}
+const refresh=()=>Promise.all([agents(),fleet(),tenants()]).catch(()=>{});
 function restart(){cursor=null;offset=0;trail.length=0;history.replaceState(null,'','/?'+(page.local?'tenantId='+encodeURIComponent(page.tenantId)+'&':'')+filters());agents().catch(()=>{});}
 form.addEventListener('submit',e=>{e.preventDefault();restart();});
 form.addEventListener('input',e=>{if(e.target.name==='tenantId')return;clearTimeout(timer);timer=setTimeout(restart,250);});

@@ -41,6 +41,7 @@ input[aria-invalid=true]{border-color:var(--frozen);outline:2px solid #fda29b}
 button.primary,button.act{background:var(--accent);color:#fff;border:0;border-radius:6px;padding:.4rem .9rem;cursor:pointer}
 button.act{background:#fff;color:var(--accent);border:1px solid var(--accent)}
 button:disabled{opacity:.5;cursor:default}
+button{white-space:nowrap}td time{white-space:nowrap}
 .pager{display:flex;gap:.5rem;align-items:center;justify-content:flex-end;margin-top:.5rem;flex-wrap:wrap}
 ul.attention{list-style:none;margin:0;padding:0}ul.attention li{padding:.35rem 0;border-bottom:1px solid var(--line)}
 svg.rate{display:block}svg.rate .d{fill:var(--dev)}svg.rate .c{fill:var(--cor)}
