@@ -6,7 +6,7 @@
  */
 import { redactPolicySecrets, type PolicySettings, type ProfileName, type TenantPolicy } from '@wayfinder/contracts';
 import { PROFILES, resolvePolicy } from '@wayfinder/detection';
-import { esc, page, q, type Viewer } from './dashboard-layout';
+import { esc, page, q, time, type Viewer } from './dashboard-layout';
 
 type Leaf = string | number | boolean | null | readonly unknown[];
 
@@ -51,7 +51,7 @@ export function policyPage(tenantId: string, document: TenantPolicy | undefined,
   const diffRows = differing.map((l) => `<tr><th scope="row"><a href="#${esc(`p-${l.path}`)}"><code>${esc(l.path)}</code></a></th><td><code>${esc(JSON.stringify(l.value))}</code></td><td><code>${esc(l.from === undefined ? '–' : JSON.stringify(l.from))}</code></td></tr>`).join('');
   const rest = document ? redactPolicySecrets(document) : undefined;
   const body = `<h1>Policy of ${esc(tenantId)}</h1>
-<p class="muted">${document ? `Published ${esc(document.ts)}.` : 'No policy published: the built-in profile applies.'} Profile <strong>${esc(profile)}</strong>; ${differing.length} setting(s) differ from it.</p>
+<p class="muted">${document ? `Published ${time(document.ts, Date.now())}.` : 'No policy published: the built-in profile applies.'} Profile <strong>${esc(profile)}</strong>; ${differing.length} setting(s) differ from it.</p>
 <section class="panel" aria-labelledby="differs-h"><h2 id="differs-h">What differs from the ${esc(profile)} profile</h2>${diffRows ? `<div class="scroll"><table><thead><tr><th scope="col">setting</th><th scope="col">this tenant</th><th scope="col">profile</th></tr></thead><tbody>${diffRows}</tbody></table></div>` : '<p class="muted">Nothing: the profile applies as it is.</p>'}</section>
 <section class="panel" aria-labelledby="editor-h"><h2 id="editor-h">Settings</h2>
 <form id="policy-form" aria-label="Policy editor"><p class="muted small">Effective values: the tenant's policy over the ${esc(profile)} profile. Only the settings you change are sent (a merge patch); the gateway checks them before they apply.</p>
