@@ -1,7 +1,7 @@
 // `npm start`'s fleet (ArrivingFleet): agents keep arriving one at a time while fewer than maxAlive work,
 // each with a task of its own published before its first step, ids never repeating; finished or frozen
 // agents leave; it settles only when stopped.
-import type { StepEvent } from '@wayfinder/contracts';
+import type { Correction, StepEvent } from '@wayfinder/contracts';
 import { ArrivingFleet } from './arriving-fleet';
 
 describe('ArrivingFleet', () => {
@@ -35,5 +35,19 @@ describe('ArrivingFleet', () => {
     expect(new Set([...agents].map((a) => a.split('/')[1])).size).toBe(agents.size);
     fleet.stop();
     expect(fleet.settled).toBe(true);
+  });
+
+  it('keeps a frozen agent for a person: resumed, it steps again', () => {
+    const fleet = new ArrivingFleet({ seed: 5, initial: 1, everyRounds: 1_000, maxAlive: 1, failureRate: 0 });
+    const [task] = fleet.tasks();
+    const agentId = task.agentIds![0];
+    expect(fleet.nextSteps(0).map((s) => s.agentId)).toEqual([agentId]);
+    const freeze = { schema: 'wayfinder.correction.v1', eventId: 'c1', tenantId: task.tenantId, ts: new Date(0).toISOString(), agentId, taskId: task.taskId, runId: null, deviationIds: [], severity: 'critical', atSeq: 1, action: 'freeze', reason: 'r' } as unknown as Correction;
+    expect(fleet.applyCorrection(freeze)?.effect).toBe('frozen');
+    expect(fleet.nextSteps(1)).toEqual([]);
+    expect(fleet.resume('other-tenant', agentId)).toBe(false);
+    expect(fleet.resume(task.tenantId, agentId)).toBe(true);
+    expect(fleet.nextSteps(2).map((s) => s.agentId)).toEqual([agentId]);
+    expect(fleet.resume(task.tenantId, agentId)).toBe(false);
   });
 });

@@ -1,13 +1,17 @@
 /**
  * The fleet `npm start` (`wayfinder start --fleet`) keeps running: simulated agents arrive one at a time
  * (every `everyRounds` rounds while fewer than `maxAlive` work), about half of them falling into a
- * loop, a drift or a stagnation, and leave when they finish or are frozen — so the dashboard always has
+ * loop, a drift or a stagnation, and leave when they finish or are frozen (a frozen one comes back when
+ * an operator resumes it) — so the dashboard always has
  * agents working, looping and recovering until the process is stopped. Each arrival is a one-agent
  * SimulatedFleet whose `firstAgent` is the arrival's number, so ids, tasks and seeds never repeat.
  */
 import type { Correction, StepEvent, TaskSpec, TenantPolicy } from '@wayfinder/contracts';
 import { DEFAULT_TENANTS, SimulatedFleet, type ReceivedCorrection } from '@wayfinder/testing';
 import type { DrivenFleet } from './fleet-pipeline-run';
+
+/** Frozen agents kept for a resume; older ones are let go (their history stays). */
+const FROZEN_KEPT = 100;
 
 export interface ArrivingFleetOptions {
   readonly seed: number;
@@ -26,6 +30,7 @@ export class ArrivingFleet implements DrivenFleet {
   private arrived = 0;
   private round = 0;
   private pending: TaskSpec[] = [];
+  private readonly frozen: SimulatedFleet[] = [];
   private stopped = false;
 
   constructor(private readonly options: ArrivingFleetOptions) {
@@ -56,8 +61,15 @@ export class ArrivingFleet implements DrivenFleet {
     if (this.round > 0 && this.round % this.options.everyRounds === 0 && this.working() < this.options.maxAlive) this.arrive();
     this.round++;
     const steps = this.alive.flatMap((f) => f.nextSteps(nowMs));
-    // Agents that finished or were frozen leave: their history stays in the store, their simulation goes.
-    for (let i = this.alive.length - 1; i >= 0; i--) if (this.alive[i].settled) this.alive.splice(i, 1);
+    // Agents that finished leave: their history stays in the store, their simulation goes. Frozen ones
+    // wait (the newest FROZEN_KEPT of them) for a person to resume them from the dashboard.
+    for (let i = this.alive.length - 1; i >= 0; i--) {
+      const f = this.alive[i];
+      if (!f.settled) continue;
+      this.alive.splice(i, 1);
+      if (f.countByState().frozen > 0) this.frozen.push(f);
+    }
+    if (this.frozen.length > FROZEN_KEPT) this.frozen.splice(0, this.frozen.length - FROZEN_KEPT);
     return steps;
   }
 
@@ -67,6 +79,14 @@ export class ArrivingFleet implements DrivenFleet {
       if (effect) return effect;
     }
     return undefined;
+  }
+
+  /** An operator resumed a frozen agent: it works again (and counts as working). */
+  resume(tenantId: string, agentId: string): boolean {
+    const i = this.frozen.findIndex((f) => f.resume(tenantId, agentId));
+    if (i < 0) return false;
+    this.alive.push(...this.frozen.splice(i, 1));
+    return true;
   }
 
   /** Settles only when stopped: agents keep arriving until then. */

@@ -20,6 +20,8 @@ export interface DrivenFleet {
   newTasks?(): TaskSpec[];
   nextSteps(nowMs?: number): StepEvent[];
   applyCorrection(correction: Correction): ReceivedCorrection | undefined;
+  /** An operator resumed a frozen agent (through the gateway): the fleet lets it work again. */
+  resume?(tenantId: string, agentId: string): boolean;
   readonly settled: boolean;
 }
 
@@ -90,6 +92,17 @@ export async function runFleetThroughPipeline(fleet: DrivenFleet, options: Fleet
   bus.subscribe('wayfinder.deviations.v1', async (batch) => void deviations.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
   bus.subscribe('wayfinder.corrections.v1', async (batch) => void inbox.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
   bus.subscribe('wayfinder.escalations.v1', async (batch) => void escalations.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
+  // Resumes come from people (the dashboard, the CLI) through the gateway, outside the lockstep rounds.
+  if (fleet.resume) {
+    const resume = fleet.resume.bind(fleet);
+    bus.subscribe(
+      'wayfinder.controls.v1',
+      async (batch) => {
+        for (const d of batch) if (d.payload.action === 'resume') resume(d.payload.tenantId, d.payload.agentId);
+      },
+      { groupId: OBSERVER_GROUP },
+    );
+  }
   let localized: LocalizedStep[] = [];
   if (options.observe) bus.subscribe('wayfinder.localized.v1', async (batch) => void localized.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
 

@@ -86,6 +86,17 @@ export class SimulatedAgent {
     return this.state !== 'done' && this.state !== 'frozen';
   }
 
+  /**
+   * A person resumed the frozen agent (an operator's resume reached it): it comes out of its failure as
+   * after a correction that told it where it was, and works on. False when it was not frozen.
+   */
+  resume(): boolean {
+    if (this.state !== 'frozen') return false;
+    if (this.truth) this.recover(true);
+    else this.state = 'working';
+    return true;
+  }
+
   /** The agent's next step in round `round`, or undefined when it is not (or no longer) working. */
   nextStep(round: number, ts: string): StepEvent | undefined {
     if (this.state === 'waiting') {

@@ -133,6 +133,11 @@ export class SimulatedFleet {
     return this.byKey.get(`${correction.tenantId}\u0000${correction.agentId}`)?.applyCorrection(correction);
   }
 
+  /** Resumes a frozen agent of the fleet (an operator's resume); false when it has none such. */
+  resume(tenantId: string, agentId: string): boolean {
+    return this.byKey.get(`${tenantId}\u0000${agentId}`)?.resume() ?? false;
+  }
+
   /** True when every agent has finished or been frozen. */
   get settled(): boolean {
     return this.agents.every((a) => !a.active);
