@@ -16,6 +16,9 @@ describe('bad arguments to my commands', () => {
     [['bench', 'everything'], /^wayfinder bench: unknown benchmark 'everything'/],
     [['bench', 'detectors', '--rate', '5'], /^wayfinder bench: --rate does not apply to 'bench detectors'/],
     [['bench', 'pipeline', '--looping-share', '2'], /^wayfinder bench: --looping-share must be a number between 0 and 1, got '2'/],
+    [['start', '--fleet', '--simulate', '5'], /^wayfinder start: --simulate N runs a fixed fleet, --fleet one that keeps arriving: use one of them/],
+    [['start', '--fleet', '--mode', 'distributed'], /^wayfinder start: --simulate and --fleet run the embedded pipeline/],
+    [['start', '--fleet', '--port', 'x'], /^wayfinder start: --port \(or WAYFINDER_GATEWAY_PORT\) must be a port number, got 'x'/],
   ])('%j exits 2 with a one-line reason', async (argv, reason) => {
     const io = captureIo();
     expect(await runCli(argv, io)).toBe(2);

@@ -5,7 +5,7 @@ import { ConfigError, GATEWAY_DEFAULT_PORT, loadConfig } from '@wayfinder/config
 import { serveUntilStopped } from '@wayfinder/service-runtime';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
-import { startSimulated } from './start-simulated';
+import { startLiveFleet, startSimulated } from './start-simulated';
 import { startHelp } from './start.help';
 
 const VERSION: string = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')).version;
@@ -25,16 +25,23 @@ export const startCommand: Command = {
       'tls-key': { type: 'string' },
       'health-port': { type: 'string' },
       simulate: { type: 'string' },
+      fleet: { type: 'boolean' },
     }, false);
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    if (values.simulate !== undefined) {
-      const agents = Number(values.simulate);
-      if (!Number.isInteger(agents) || agents < 1 || agents > 10_000) throw new UsageError(`--simulate must be a whole number of agents from 1 to 10000, got '${values.simulate}'`);
-      if (values.mode !== undefined && values.mode !== 'embedded') throw new UsageError('--simulate runs the embedded pipeline: leave out --mode or use --mode embedded');
+    if (values.simulate !== undefined || values.fleet === true) {
+      if (values.simulate !== undefined && values.fleet === true) throw new UsageError('--simulate N runs a fixed fleet, --fleet one that keeps arriving: use one of them');
+      if (values.mode !== undefined && values.mode !== 'embedded') throw new UsageError('--simulate and --fleet run the embedded pipeline: leave out --mode or use --mode embedded');
       const asked = (values.port as string | undefined) ?? process.env.WAYFINDER_GATEWAY_PORT ?? String(GATEWAY_DEFAULT_PORT);
       const port = Number(asked);
       if (!/^\d+$/.test(asked) || port > 65535) throw new UsageError(`--port (or WAYFINDER_GATEWAY_PORT) must be a port number, got '${asked}'`);
-      await startSimulated(agents, port, (line) => io.stderr.write(line + '\n'));
+      const log = (line: string): boolean => io.stderr.write(line + '\n');
+      if (values.fleet === true) {
+        await startLiveFleet(port, log);
+        return 0;
+      }
+      const agents = Number(values.simulate);
+      if (!Number.isInteger(agents) || agents < 1 || agents > 10_000) throw new UsageError(`--simulate must be a whole number of agents from 1 to 10000, got '${values.simulate}'`);
+      await startSimulated(agents, port, log);
       return 0;
     }
     let config;

@@ -26,6 +26,8 @@ Runs Wayfinder services until SIGINT/SIGTERM.
               distributed mode, and in embedded mode when set)
   --simulate N  embedded, with N simulated agents feeding it; the gateway (with the dashboard at /) on
               127.0.0.1:PORT (--port or WAYFINDER_GATEWAY_PORT, default 7070)
+  --fleet     like --simulate, with agents that keep arriving (one every 3 s, at most 12 at work) until
+              stopped; prints the dashboard's address and a curl line to connect an agent (what npm start runs)
 Telemetry: OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set (OpenTelemetry's standard variables).
 Create the topics first on a new cluster: wayfinder topics create --kafka BROKERS`,
 };

@@ -1,8 +1,8 @@
 /**
  * The dashboard in a real browser (Debian's Chromium, headless, driven by playwright-core) against the
- * embedded pipeline fed by a simulated fleet of 50 agents: the fleet page lists the 50 agents within
+ * embedded pipeline fed by a simulated fleet of 50 agents: the fleet page lists acme's 17 of them within
  * 15 s; the page of an agent with an injected loop shows its deviation, the hint and what followed; a
- * tenant whose first agent comes after the page loaded gets its section on a refresh.
+ * tenant whose first agent comes after the page loaded joins the tenant filter on a refresh.
  * Screenshots go to a temporary folder (docs/dashboard-*.png with WAYFINDER_UPDATE_SCREENSHOTS=1).
  * Chromium missing fails loudly.
  */
@@ -29,7 +29,7 @@ describe('the dashboard in headless Chromium', () => {
     await browser?.close();
   });
 
-  it('lists 50 agents within 15 s and shows a looping agent\'s deviation, hint and what followed', async () => {
+  it('lists acme\'s 17 of the 50 agents within 15 s and shows a looping agent\'s deviation, hint and what followed', async () => {
     // Agent 0 (tenant acme) falls into an identical-call loop and answers a hint.
     const fleet = new SimulatedFleet({ seed: 7, agents: 50, failures: 10, inject: [{ agent: 0, kind: 'same_call', respondsTo: 'hint' }] });
     let release!: () => void;
@@ -54,12 +54,14 @@ describe('the dashboard in headless Chromium', () => {
       while (!served) await new Promise((r) => setTimeout(r, 20));
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
       await page.goto(served.url);
-      await page.getByRole('heading', { name: 'Wayfinder fleet' }).waitFor();
-      // The live refresh fills the tables as the fleet's first steps are recorded.
+      // The page of the first tenant with agents; agent i belongs to tenant i mod 3, so acme has 17 of the 50.
+      await page.getByRole('heading', { name: /^Fleet of / }).waitFor();
+      // The live refresh fills the table (25 a page) as the fleet's first steps are recorded.
       // A locator wait, not a string predicate: the dashboard's CSP forbids eval in the page.
-      await page.locator('table.agents tbody tr').nth(49).waitFor({ timeout: 15_000 - (Date.now() - started) });
-      expect(await page.locator('table.agents tbody tr').count()).toBe(50);
-      expect(await page.getByRole('heading', { name: 'Tenant acme' }).count()).toBe(1);
+      await page.locator('#page-info').getByText('1–17 of 17').waitFor({ timeout: 15_000 - (Date.now() - started) });
+      expect(await page.locator('table.agents tbody tr').count()).toBe(17);
+      expect(await page.getByRole('heading', { name: 'Fleet of acme' }).count()).toBe(1);
+      expect(await page.locator('select[name=tenantId] option').allTextContents()).toEqual(['acme', 'globex', 'initech']);
 
       // Wait until agent 0's hint has an outcome, then open its page.
       const agentId = fleet.tasks()[0].agentIds?.[0] ?? (await services!.history.agents('acme')).map((a) => a.agentId).sort()[0];
@@ -70,7 +72,7 @@ describe('the dashboard in headless Chromium', () => {
         if (Date.now() > deadline) throw new Error(`agent ${agentId} got no decided hint: ${JSON.stringify(timeline?.corrections.map((c) => [c.correction.action, c.outcome]))}`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      await page.screenshot({ path: screenshotPath('dashboard-fleet.png'), fullPage: false });
+      await page.screenshot({ path: screenshotPath('fleet-50-fleet.png'), fullPage: false });
       await page.goto(`${served.url}/agents/${encodeURIComponent(agentId)}?tenantId=acme`);
       await page.getByRole('heading', { name: `Agent ${agentId}` }).waitFor();
       const deviations = page.getByRole('region', { name: 'Deviations' });
@@ -80,7 +82,7 @@ describe('the dashboard in headless Chromium', () => {
       expect(await corrections.getByText(/What followed: .+ — (recovered|ignored|frozen)/).count()).toBeGreaterThan(0);
       expect(await page.getByText('loop start', { exact: true }).count()).toBe(1);
       expect(await page.getByRole('img', { name: `Persistence curve of ${agentId}` }).count()).toBe(1);
-      await page.screenshot({ path: screenshotPath('dashboard-agent.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('fleet-50-agent.png'), fullPage: true });
     } finally {
       release();
       await run;
@@ -88,7 +90,7 @@ describe('the dashboard in headless Chromium', () => {
     }
   });
 
-  it('shows a tenant whose first agent appears after the page loaded (the local operator\'s page of every tenant)', async () => {
+  it('offers a tenant whose first agent appears after the page loaded (the local operator reads every tenant)', async () => {
     const running = await startServices(loadConfig({}, { port: '0', host: '127.0.0.1' }), { logger: false });
     try {
       const base = running.gateway!.url; // eslint-disable-line @typescript-eslint/no-non-null-assertion
@@ -106,13 +108,15 @@ describe('the dashboard in headless Chromium', () => {
       await post('early');
       const page = await browser.newPage();
       await page.goto(base);
-      await page.getByRole('heading', { name: 'Tenant early' }).waitFor();
-      expect(await page.getByRole('heading', { name: 'Tenant late' }).count()).toBe(0);
+      await page.getByRole('heading', { name: 'Fleet of early' }).waitFor();
+      const options = page.locator('select[name=tenantId] option');
+      expect(await options.allTextContents()).toEqual(['early']);
       await post('late');
-      // The next refresh (every 2 s) sees a tenant it does not show and reloads the page.
-      await page.getByRole('heading', { name: 'Tenant late' }).waitFor({ timeout: 10_000 });
+      // The next refresh (every 3 s) adds the new tenant to the tenant filter; choosing it opens its fleet.
+      await options.filter({ hasText: 'late' }).waitFor({ state: 'attached', timeout: 10_000 });
+      await page.locator('select[name=tenantId]').selectOption('late');
+      await page.getByRole('heading', { name: 'Fleet of late' }).waitFor();
       expect(await page.locator('table.agents tbody tr', { hasText: 'late-agent' }).count()).toBe(1);
-      expect(await page.getByRole('heading', { name: 'Tenant early' }).count()).toBe(1);
     } finally {
       await running.stop();
     }

@@ -5,12 +5,25 @@
  * back to their agents — so a seeded run gives the same numbers on any machine. Rounds are paced on
  * the wall clock when asked (the demo), or run as fast as the pipeline goes (tests).
  */
-import type { Correction, Deviation, Escalation, LocalizedStep, StepEvent } from '@wayfinder/contracts';
+import type { Correction, Deviation, Escalation, LocalizedStep, StepEvent, TaskSpec, TenantPolicy } from '@wayfinder/contracts';
 import { InProcessBus, SettlingBus } from '@wayfinder/bus';
 import { loadConfig, type WayfinderConfig } from '@wayfinder/config';
 import type { CorrectionStats } from '@wayfinder/correction';
 import { startServices, type RunningServices } from '@wayfinder/service-runtime';
-import type { ReceivedCorrection, SimulatedFleet } from '@wayfinder/testing';
+import type { ReceivedCorrection } from '@wayfinder/testing';
+
+/** What the run drives: a SimulatedFleet, or the ArrivingFleet of `npm start` whose agents keep arriving. */
+export interface DrivenFleet {
+  policies(): TenantPolicy[];
+  tasks(): TaskSpec[];
+  /** Tasks of agents that arrived during the last nextSteps, published before their steps. */
+  newTasks?(): TaskSpec[];
+  nextSteps(nowMs?: number): StepEvent[];
+  applyCorrection(correction: Correction): ReceivedCorrection | undefined;
+  /** An operator resumed a frozen agent (through the gateway): the fleet lets it work again. */
+  resume?(tenantId: string, agentId: string): boolean;
+  readonly settled: boolean;
+}
 
 export interface RoundReport {
   readonly round: number;
@@ -69,7 +82,7 @@ export interface FleetRun {
 
 const OBSERVER_GROUP = 'wayfinder.demo-observer';
 
-export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: FleetRunOptions): Promise<FleetRun> {
+export async function runFleetThroughPipeline(fleet: DrivenFleet, options: FleetRunOptions): Promise<FleetRun> {
   const bus = new SettlingBus(new InProcessBus());
   const deviations: Deviation[] = [];
   const corrections: Correction[] = [];
@@ -79,6 +92,17 @@ export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: Fl
   bus.subscribe('wayfinder.deviations.v1', async (batch) => void deviations.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
   bus.subscribe('wayfinder.corrections.v1', async (batch) => void inbox.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
   bus.subscribe('wayfinder.escalations.v1', async (batch) => void escalations.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
+  // Resumes come from people (the dashboard, the CLI) through the gateway, outside the lockstep rounds.
+  if (fleet.resume) {
+    const resume = fleet.resume.bind(fleet);
+    bus.subscribe(
+      'wayfinder.controls.v1',
+      async (batch) => {
+        for (const d of batch) if (d.payload.action === 'resume') resume(d.payload.tenantId, d.payload.agentId);
+      },
+      { groupId: OBSERVER_GROUP },
+    );
+  }
   let localized: LocalizedStep[] = [];
   if (options.observe) bus.subscribe('wayfinder.localized.v1', async (batch) => void localized.push(...batch.map((d) => d.payload)), { groupId: OBSERVER_GROUP });
 
@@ -98,6 +122,11 @@ export async function runFleetThroughPipeline(fleet: SimulatedFleet, options: Fl
     for (; round < options.rounds && !fleet.settled; round++) {
       const batch = fleet.nextSteps(options.startMs === undefined ? undefined : options.startMs + round * Math.max(roundMs, 1));
       steps += batch.length;
+      const arriving = fleet.newTasks?.() ?? [];
+      if (arriving.length > 0) {
+        await bus.publish('wayfinder.tasks.v1', arriving);
+        await bus.settled(settleTimeoutMs);
+      }
       const devsBefore = deviations.length;
       if (batch.length > 0) {
         await bus.publish('wayfinder.steps.v1', batch);

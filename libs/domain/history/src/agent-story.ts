@@ -3,7 +3,7 @@
  * followed it, its position over time, the persistence curve data. Derived on read from the records, so
  * a restart of the recorder can neither lose nor double an outcome.
  */
-import type { CorrectionAction } from '@wayfinder/contracts';
+import type { CorrectionAction, DetectorName } from '@wayfinder/contracts';
 import type { PersistencePoint } from '@wayfinder/evaluation';
 import type { AckRecord, AgentEntry, CorrectionRecord, DeviationRecord, EscalationRecord, FalsePositiveRecord, HistoryRecord, StepSummary } from './history-record';
 
@@ -36,6 +36,8 @@ export interface AgentSummary extends AgentEntry {
   readonly corrections: number;
   /** The loop start of the newest deviation, the first thing an operator asks. */
   readonly loopStartSeq: number | null;
+  /** The detectors that flagged it, in the order they first did. */
+  readonly detectors: readonly DetectorName[];
 }
 
 export interface AgentTimeline {
@@ -138,6 +140,7 @@ export function agentSummaryOf(tenantId: string, entry: AgentEntry, history: rea
     deviations: deviations.length,
     corrections: stories.length,
     loopStartSeq: deviations.length > 0 ? deviations[deviations.length - 1].loopStartSeq : null,
+    detectors: [...new Set(deviations.map((d) => d.detector))],
   };
 }
 

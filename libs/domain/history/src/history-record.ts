@@ -35,7 +35,20 @@ export interface StepSummary extends RecordBase {
   /** The step's milestone signal (`m2 done`) or a message's type (`output`), when any. */
   readonly note: string | null;
   readonly tokens: number | null;
+  /** What the step carried, cut to DETAIL_CHARS each (absent on records written before it was kept). */
+  readonly detail?: StepDetail;
 }
+
+/** A step's arguments (action), output (observation, message, plan…), error and latency, for the agent page. */
+export interface StepDetail {
+  readonly input?: string;
+  readonly output?: string;
+  readonly error?: string;
+  readonly latencyMs?: number;
+}
+
+/** Each detail text is cut to this many characters: the history keeps summaries, not transcripts. */
+export const DETAIL_CHARS = 600;
 
 export interface DeviationRecord extends RecordBase {
   readonly kind: 'deviation';
@@ -48,6 +61,8 @@ export interface DeviationRecord extends RecordBase {
   readonly message: string;
   readonly tool: string | null;
   readonly argsHash: string | null;
+  /** The detector's evidence as compact JSON, cut to DETAIL_CHARS (absent on older records). */
+  readonly evidence?: string;
 }
 
 /** A correction sent (`correction`) or, for a shadow-mode tenant, the one that would have been sent. */

@@ -7,3 +7,5 @@ export * from './fleet-view';
 export * from './escalation-webhook';
 export * from './redact-url';
 export * from './suppression-book';
+export * from './agent-query';
+export * from './detector-rates';

@@ -1,7 +1,39 @@
 /** The history records of navigation's events, as the recorder writes them. Pure and deterministic. */
 import type { Correction, Deviation, Escalation, LocalizedStep } from '@wayfinder/contracts';
 import { argsHash, hashHex } from '@wayfinder/detection';
-import type { CorrectionRecord, DeviationRecord, EscalationRecord, StepSummary } from './history-record';
+import { DETAIL_CHARS, type CorrectionRecord, type DeviationRecord, type EscalationRecord, type StepDetail, type StepSummary } from './history-record';
+
+/** Text or JSON cut to DETAIL_CHARS, with a marker saying it was cut. */
+export function clip(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  return text.length <= DETAIL_CHARS ? text : `${text.slice(0, DETAIL_CHARS)}… (${text.length} chars)`;
+}
+
+function detailOf(step: LocalizedStep['step']): StepDetail {
+  const detail: { -readonly [K in keyof StepDetail]: StepDetail[K] } = {};
+  switch (step.kind) {
+    case 'action':
+      detail.input = clip(step.action.args);
+      break;
+    case 'observation':
+      if (step.observation.content !== undefined) detail.output = clip(step.observation.content);
+      if (step.observation.error !== undefined) detail.error = clip(step.observation.error);
+      break;
+    case 'message':
+      detail.output = clip(step.message.text);
+      break;
+    case 'milestone':
+      if (step.milestone.evidence !== undefined) detail.output = clip(step.milestone.evidence);
+      break;
+    case 'plan':
+      detail.output = clip(step.plan.subgoals.map((g) => g.text));
+      break;
+    default:
+      break;
+  }
+  if (step.usage?.latencyMs !== undefined) detail.latencyMs = step.usage.latencyMs;
+  return detail;
+}
 
 export function stepSummaryOf({ step, position }: LocalizedStep): StepSummary {
   let tool: string | null = null;
@@ -29,7 +61,7 @@ export function stepSummaryOf({ step, position }: LocalizedStep): StepSummary {
   return {
     id: `step:${step.eventId}`, kind: 'step', tenantId: step.tenantId, agentId: step.agentId, taskId: step.taskId, runId: step.runId ?? null, ts: step.ts,
     seq: step.seq, stepKind: step.kind, tool, argsHash: args, milestoneId: position.milestoneId, progress: position.progress, completed: position.completed,
-    method: position.method, note, tokens,
+    method: position.method, note, tokens, detail: detailOf(step),
   };
 }
 
@@ -38,7 +70,7 @@ export function deviationRecordOf(d: Deviation): DeviationRecord {
   const args = typeof d.evidence.argsHash === 'string' ? d.evidence.argsHash : null;
   return {
     id: `deviation:${d.eventId}`, kind: 'deviation', tenantId: d.tenantId, agentId: d.agentId, taskId: d.taskId, runId: d.runId, ts: d.ts,
-    deviationId: d.eventId, detector: d.detector, level: d.level, count: d.count, atSeq: d.atSeq, loopStartSeq: d.loopStartSeq, message: d.message, tool, argsHash: args,
+    deviationId: d.eventId, detector: d.detector, level: d.level, count: d.count, atSeq: d.atSeq, loopStartSeq: d.loopStartSeq, message: d.message, tool, argsHash: args, evidence: clip(d.evidence),
   };
 }
 

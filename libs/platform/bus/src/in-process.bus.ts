@@ -1,5 +1,5 @@
 /**
- * The in-process Bus adapter: embedded mode (`npm start` with no server) and unit tests. It keeps the
+ * The in-process Bus adapter: embedded mode (`wayfinder start`, `npm start`) and unit tests. It keeps the
  * semantics of the Kafka adapter where handlers can observe them: messages travel as JSON bytes and are
  * validated on the way in (invalid ones go to `<topic>.dlq`), partitions by key give per-key order, each
  * consumer group gets every message once, a partition is handled by one member at a time, and a batch

@@ -9,6 +9,7 @@
  */
 import { DLQ_SUFFIX, type PayloadOf, type TopicName } from '@wayfinder/contracts';
 import type { AssignmentListener, BatchHandler, Bus, PublishOptions, SubscribeOptions } from './bus';
+import { InProcessBus, type InProcessBroker } from './in-process.bus';
 
 interface Counted {
   topic: string;
@@ -29,6 +30,16 @@ export class SettlingBus implements Bus {
 
   constructor(readonly inner: Bus) {
     if (inner.onAssignment) this.onAssignment = inner.onAssignment.bind(inner);
+  }
+
+  /**
+   * The inner in-process bus's broker: the embedded runtime gives the gateway and its otlp-normalizer a
+   * client of their own on it, so what an agent posts to the gateway of a simulated fleet (`npm start`)
+   * reaches the same pipeline. Their publications are not counted here: a run that settles in lockstep
+   * takes no posts.
+   */
+  get innerBroker(): InProcessBroker | undefined {
+    return this.inner instanceof InProcessBus ? this.inner.broker : undefined;
   }
 
   async publish<T extends TopicName>(topic: T, payloads: readonly PayloadOf<T>[], options?: PublishOptions): Promise<void> {

@@ -5,8 +5,7 @@
 // must fetch the tenant's own resume URL with the session's CSRF token, and nothing else may run.
 import { runInNewContext } from 'node:vm';
 import { DASHBOARD_SCRIPTS } from './dashboard-assets';
-import { escalationsPage, pageData } from './dashboard-pages';
-import type { EscalationView } from './history-queries';
+import { escalationsPage, pageData, type TenantEscalation } from './dashboard-pages';
 
 const HOSTILE = `x'-alert(1)-'</script><script>alert(2)</script><!--`;
 
@@ -19,15 +18,22 @@ function dataBlock(html: string): string {
 
 describe('a tenant id with a quote on the escalations page', () => {
   it('reaches the page script as data: the resume button fetches its own URL with the CSRF token and nothing runs', async () => {
-    const escalation = { agentId: 'agent-1', reason: 'looping', loopStartSeq: 4, open: true } as unknown as EscalationView;
-    const html = escalationsPage(HOSTILE, [escalation], true, true, 'csrf-of-this-session');
+    const escalation = { agentId: 'agent-1', tenantId: HOSTILE, reason: 'looping', loopStartSeq: 4, open: true, ts: new Date().toISOString(), correctionsTried: ['hint'] } as unknown as TenantEscalation;
+    const html = escalationsPage([escalation], { tenantId: HOSTILE, local: true, operator: true, csrfToken: 'csrf-of-this-session' });
     const block = dataBlock(html);
     const alerts: unknown[] = [];
     const fetched: Array<{ url: string; headers: Record<string, string> }> = [];
     let click: (() => Promise<void>) | undefined;
-    const button = { dataset: { resume: 'agent-1' }, addEventListener: (_: string, handler: () => Promise<void>) => (click = handler), replaceWith: () => undefined };
+    // The tenant comes from the button's data (the page renders it escaped, the DOM gives it back as text).
+    const button = { dataset: { resume: 'agent-1', tenant: HOSTILE }, addEventListener: (_: string, handler: () => Promise<void>) => (click = handler), replaceWith: () => undefined };
+    expect(html).toContain(`data-tenant="${HOSTILE.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}"`);
     runInNewContext(DASHBOARD_SCRIPTS['escalations.js'], {
-      document: { querySelectorAll: () => [button], getElementById: (id: string) => (id === 'wayfinder-page' ? { textContent: block } : null) },
+      document: {
+        querySelectorAll: (selector: string) => (selector === '[data-resume]' ? [button] : []),
+        querySelector: () => null,
+        getElementById: (id: string) => (id === 'wayfinder-page' ? { textContent: block } : null),
+      },
+      setInterval: () => 0,
       fetch: async (url: string, init: { headers: Record<string, string> }) => {
         fetched.push({ url, headers: init.headers });
         return { ok: true, status: 202 };

@@ -1,6 +1,6 @@
 /**
- * The dashboard (DESIGN §13) at `/`: the fleet per tenant (live), an agent's page, escalations with a
- * resume action, the tenant's policy, and the login form that turns a key into an HttpOnly session cookie
+ * The dashboard (DESIGN §13) at `/`: a tenant's fleet (live), an agent's page, escalations with a
+ * resume action, the tenant's policy with its editor, logout, and the login form that turns a key into an HttpOnly session cookie
  * (when the gateway passes a key verifier; with no keys configured nobody logs in). Every page goes out
  * with DASHBOARD_HEADERS (Content-Security-Policy, nosniff, no referrer); the pages' scripts are served
  * from `/dashboard/assets/<name>.js`.
@@ -8,11 +8,12 @@
 import { Body, Controller, Get, HttpCode, Inject, Optional, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { HistoryStore } from '@wayfinder/history';
 import type { PolicyBook } from '@wayfinder/service-core';
-import { DASHBOARD_SCRIPTS } from './dashboard-assets';
-import { agentPage, DASHBOARD_HEADERS, escalationsPage, fleetPage, loginPage, policyPage } from './dashboard-pages';
-import { agentTimeline, fleetView, listAgents, listEscalations, readableTenants } from './history-queries';
+import { agentsQueryOf } from './agents-query-params';
+import { DASHBOARD_ASSETS } from './dashboard-assets';
+import { agentPage, DASHBOARD_HEADERS, escalationsPage, FLEET_PAGE_SIZE, fleetPage, loginPage, policyPage, type Viewer } from './dashboard-pages';
+import { agentTimeline, fleetView, listEscalations, pageOfAgents, readableTenants, tenantWithAgents } from './history-queries';
 import { httpError } from './http-errors';
-import type { SessionBook } from './session-book';
+import { SESSION_COOKIE, type SessionBook } from './session-book';
 import { SessionCsrfExempt } from './session-csrf';
 import { tenantOfRequest, TENANT_CONTEXT_PROPERTY, type RequestWithTenant, type TenantContext } from './tenant-context';
 import { HISTORY_STORE, OPERATIONS_POLICIES, OPERATIONS_SECURE_COOKIE, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
@@ -49,23 +50,44 @@ export class DashboardController {
     return tenantOfRequest(request);
   }
 
-  /** The pages' scripts (dashboard-assets.ts): static, the same for every tenant, no key needed. */
+  /** The pages' scripts and stylesheet (dashboard-assets.ts): static, the same for every tenant, no key needed. */
   @Get('dashboard/assets/:name')
   asset(@Param('name') name: string, @Res() response: RedirectResponse): void {
-    const script = Object.hasOwn(DASHBOARD_SCRIPTS, name) ? DASHBOARD_SCRIPTS[name] : undefined;
-    if (script === undefined) throw httpError(404, `no dashboard asset ${name}`, 'name');
+    const asset = Object.hasOwn(DASHBOARD_ASSETS, name) ? DASHBOARD_ASSETS[name] : undefined;
+    if (asset === undefined) throw httpError(404, `no dashboard asset ${name}`, 'name');
     response.setHeader('X-Content-Type-Options', 'nosniff');
     response.setHeader('Cache-Control', 'no-cache');
-    response.type('text/javascript; charset=utf-8').send(script);
+    response.type(asset.type).send(asset.body);
   }
 
+  /** Who looks: in local mode with no `?tenantId=`, the nav opens a tenant that has agents (tenantWithAgents). */
+  private async viewerOf(tenant: TenantContext, request: RequestWithTenant): Promise<Viewer> {
+    const named = typeof request.query?.['tenantId'] === 'string' ? request.query['tenantId'] : undefined;
+    return {
+      tenantId: await tenantWithAgents(this.store, tenant, named),
+      local: tenant.local === true,
+      operator: tenant.operator,
+      ...(tenant.csrfToken !== undefined && { csrfToken: tenant.csrfToken }),
+    };
+  }
+
+  /** One tenant's fleet; the filters come in the query string the page's form (and its script) send. */
   @Get()
-  async fleet(@Req() request: RequestWithTenant, @Res() response: RedirectResponse, @Query('tenantId') named?: string): Promise<void> {
+  async fleet(@Req() request: RequestWithTenant, @Res() response: RedirectResponse, @Query() query: Record<string, unknown>): Promise<void> {
     const tenant = this.tenantOr(request, response);
     if (!tenant) return;
-    const tenants = await readableTenants(this.store, tenant, named);
-    const sections = await Promise.all(tenants.map(async (t) => ({ fleet: await fleetView(this.store, t), agents: await listAgents(this.store, t) })));
-    sendPage(response, fleetPage(sections, tenant.local === true, tenant.local === true && named === undefined));
+    const viewer = await this.viewerOf(tenant, request);
+    const filters = Object.fromEntries(['q', 'state', 'detector', 'sort'].flatMap((k) => (typeof query[k] === 'string' && query[k] !== '' ? [[k, query[k] as string]] : [])));
+    const asked = agentsQueryOf({ ...filters, limit: String(FLEET_PAGE_SIZE) });
+    if (typeof asked === 'string') throw httpError(400, asked.slice(asked.indexOf(' ') + 1), asked.slice(0, asked.indexOf(' ')));
+    const [fleet, agents, attention, tenants] = await Promise.all([
+      fleetView(this.store, viewer.tenantId),
+      pageOfAgents(this.store, viewer.tenantId, asked),
+      pageOfAgents(this.store, viewer.tenantId, { sort: 'attention', limit: 8 }),
+      readableTenants(this.store, tenant, undefined),
+    ]);
+    const needing = attention.agents.filter((a) => a.state === 'frozen' || a.state === 'looping');
+    sendPage(response, fleetPage({ fleet, agents, attention: needing, tenants, filters, nowMs: Date.now() }, viewer));
   }
 
   @Get('agents/:agentId')
@@ -74,21 +96,42 @@ export class DashboardController {
     if (!tenant) return;
     const timeline = await agentTimeline(this.store, tenant.tenantId, agentId);
     if (!timeline) throw httpError(404, `no agent ${agentId} in this tenant`, 'agentId');
-    sendPage(response, agentPage(timeline, tenant.local === true, tenant.operator, tenant.csrfToken));
+    sendPage(response, agentPage(timeline, await this.viewerOf(tenant, request)));
   }
 
+  /** Open escalations of every tenant the viewer reads (local mode with no `?tenantId=`: all of them). */
   @Get('escalations')
   async escalations(@Req() request: RequestWithTenant, @Res() response: RedirectResponse): Promise<void> {
     const tenant = this.tenantOr(request, response);
     if (!tenant) return;
-    sendPage(response, escalationsPage(tenant.tenantId, await listEscalations(this.store, tenant.tenantId, { open: true }), tenant.local === true, tenant.operator, tenant.csrfToken));
+    const named = typeof request.query?.['tenantId'] === 'string' ? request.query['tenantId'] : undefined;
+    const tenants = await readableTenants(this.store, tenant, named);
+    const open = await Promise.all(tenants.map(async (t) => (await listEscalations(this.store, t, { open: true })).map((e) => ({ ...e, tenantId: t }))));
+    const all = open.flat().sort((a, b) => Date.parse(b.ts) - Date.parse(a.ts));
+    sendPage(response, escalationsPage(all, await this.viewerOf(tenant, request)));
   }
 
   @Get('policy')
   async policy(@Req() request: RequestWithTenant, @Res() response: RedirectResponse): Promise<void> {
     const tenant = this.tenantOr(request, response);
     if (!tenant) return;
-    sendPage(response, policyPage(tenant.tenantId, this.policies.tenant(tenant.tenantId)));
+    const viewer = await this.viewerOf(tenant, request);
+    sendPage(response, policyPage(viewer.tenantId, this.policies.tenant(viewer.tenantId), this.policies.profile, viewer));
+  }
+
+  /**
+   * Ends the session of the request's cookie (a POST: the guard has checked its CSRF token) and clears
+   * the cookie; then the login form.
+   */
+  @Post('logout')
+  @HttpCode(303)
+  logOut(@Req() request: { headers?: Record<string, string | string[] | undefined> }, @Res() response: RedirectResponse): void {
+    const cookie = request.headers?.['cookie'];
+    const session = this.sessions.sessionOfCookie(typeof cookie === 'string' ? cookie : undefined);
+    if (session) this.sessions.close(session.token);
+    response.setHeader('set-cookie', `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0${this.secureCookie === true ? '; Secure' : ''}`);
+    response.setHeader('location', '/login');
+    response.status(303).send('');
   }
 
   @Get('login')

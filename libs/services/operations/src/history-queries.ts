@@ -4,10 +4,15 @@
  */
 import {
   AGENT_STATES,
+  agentPageOf,
   agentSummaryOf,
   agentTimelineOf,
   correctionStories,
+  detectorRatesOf,
   fleetViewOf,
+  type AgentPage,
+  type AgentPageQuery,
+  type DetectorRates,
   type AgentState,
   type AgentSummary,
   type AgentTimeline,
@@ -42,6 +47,12 @@ export async function listAgents(store: HistoryStore, tenantId: string, query: A
   return all.map((f) => f.summary).filter((s) => query.state === undefined || s.state === query.state);
 }
 
+/** One page of the tenant's agents (search, filters, sort, cursor: agent-query.ts); a bad cursor throws a RangeError. */
+export async function pageOfAgents(store: HistoryStore, tenantId: string, query: AgentPageQuery): Promise<AgentPage> {
+  const all = await facts(store, tenantId, query.taskId);
+  return agentPageOf(all.map((f) => f.summary), query);
+}
+
 export async function agentTimeline(store: HistoryStore, tenantId: string, agentId: string): Promise<AgentTimeline | undefined> {
   const entry = await store.agent(tenantId, agentId);
   if (!entry) return undefined;
@@ -70,6 +81,18 @@ export async function readableTenants(store: HistoryStore, tenant: TenantContext
   return tenant.local && named === undefined ? store.tenants() : [tenant.tenantId];
 }
 
-export async function fleetView(store: HistoryStore, tenantId: string): Promise<FleetView> {
-  return fleetViewOf(tenantId, await facts(store, tenantId));
+/** The fleet now, with deviations and corrections per minute by detector over the last 10 minutes. */
+export async function fleetView(store: HistoryStore, tenantId: string, nowMs = Date.now()): Promise<FleetView & { perMinute: DetectorRates }> {
+  const all = await facts(store, tenantId);
+  return { ...fleetViewOf(tenantId, all), perMinute: detectorRatesOf(all.map((f) => f.history), nowMs) };
+}
+
+/**
+ * The tenant a local operator's page opens when it names none: `local` when it has agents, else the
+ * first tenant that does (a simulated fleet's), so the nav never leads to an empty tenant.
+ */
+export async function tenantWithAgents(store: HistoryStore, tenant: TenantContext, named: string | undefined): Promise<string> {
+  if (!tenant.local || named !== undefined) return tenant.tenantId;
+  const tenants = await store.tenants();
+  return tenants.includes(tenant.tenantId) || tenants.length === 0 ? tenant.tenantId : tenants[0];
 }

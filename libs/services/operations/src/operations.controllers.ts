@@ -1,5 +1,5 @@
 /**
- * The query API (DESIGN §13, GATEWAY-API.md): `GET /v1/agents?state=&task=`, `GET /v1/agents/:id/timeline`,
+ * The query API (DESIGN §13, GATEWAY-API.md): `GET /v1/agents?q=&state=&task=&detector=&sort=&limit=&cursor=`, `GET /v1/agents/:id/timeline`,
  * `GET /v1/escalations?open=true`, `GET /v1/fleet`, `GET /v1/tenants`, `POST /v1/deviations/:id/false-positive`. The tenant is
  * always the request's TenantContext; another tenant's agent or deviation is a 404, as if absent.
  */
@@ -8,7 +8,8 @@ import type { Bus } from '@wayfinder/bus';
 import type { PolicyBook } from '@wayfinder/service-core';
 import type { FalsePositiveRecord, HistoryStore } from '@wayfinder/history';
 import { FalsePositiveShares } from './false-positive-shares';
-import { agentTimeline, fleetView, isAgentState, listAgents, listEscalations, readableTenants } from './history-queries';
+import { agentsQueryOf } from './agents-query-params';
+import { agentTimeline, fleetView, pageOfAgents, listEscalations, readableTenants } from './history-queries';
 import { httpError } from './http-errors';
 import { suppressionOf } from './suppression';
 import { requireOperator, Tenant, type TenantContext } from './tenant-context';
@@ -25,10 +26,17 @@ export class OperationsController {
     private readonly shares: FalsePositiveShares,
   ) {}
 
+  /** Without `limit` or `cursor`: every matching agent in one answer (`nextCursor` null). */
   @Get('agents')
-  async agents(@Tenant() tenant: TenantContext, @Query('state') state?: string, @Query('task') task?: string) {
-    if (state !== undefined && !isAgentState(state)) throw httpError(400, 'state must be one of working, looping, recovering, frozen, done', 'state');
-    return { agents: await listAgents(this.store, tenant.tenantId, { ...(state !== undefined && { state }), ...(task !== undefined && { taskId: task }) }) };
+  async agents(@Tenant() tenant: TenantContext, @Query() query: Record<string, unknown>) {
+    const asked = agentsQueryOf(query);
+    if (typeof asked === 'string') throw httpError(400, asked.slice(asked.indexOf(' ') + 1), asked.slice(0, asked.indexOf(' ')));
+    try {
+      return await pageOfAgents(this.store, tenant.tenantId, asked);
+    } catch (error) {
+      if (error instanceof RangeError) throw httpError(400, error.message, 'cursor');
+      throw error;
+    }
   }
 
   @Get('agents/:agentId/timeline')

@@ -49,6 +49,27 @@ describe('every query route answers only for the request\'s tenant', () => {
     expect(await json(get('/v1/agents?state=sleepy', 'acme'))).toEqual({ error: expect.any(String), field: 'state' });
   });
 
+  it('GET /v1/agents searches, filters by detector, pages by cursor, names a bad parameter, within the tenant only', async () => {
+    const umbrella = (agentId: string) => ({ tenantId: 'umbrella', agentId });
+    await store.append([stepRecord(umbrella('a1'), 1, T0), deviationRecord(umbrella('a1'), 1, T0 + 100), stepRecord(umbrella('a2'), 1, T0 + 2_000), stepRecord(umbrella('b3'), 1, T0 + 3_000)]);
+    const first = await json(get('/v1/agents?sort=agentId&limit=2', 'umbrella'));
+    expect(first.agents.map((a: { agentId: string }) => a.agentId)).toEqual(['a1', 'a2']);
+    expect(first.total).toBe(3);
+    const next = await json(get(`/v1/agents?sort=agentId&limit=2&cursor=${first.nextCursor}`, 'umbrella'));
+    expect(next.agents.map((a: { agentId: string }) => a.agentId)).toEqual(['b3']);
+    expect(next.nextCursor).toBeNull();
+    expect((await json(get('/v1/agents?q=B3', 'umbrella'))).agents.map((a: { agentId: string }) => a.agentId)).toEqual(['b3']);
+    const flagged = await json(get(`/v1/agents?detector=${first.agents[0].detectors[0]}`, 'umbrella'));
+    expect(flagged.agents.map((a: { agentId: string }) => a.agentId)).toEqual(['a1']);
+    // globex has its own a1 and nothing flagged: another tenant's agents never show.
+    expect((await json(get('/v1/agents?q=a', 'globex'))).agents.map((a: { tenantId: string }) => a.tenantId)).toEqual(['globex']);
+    expect((await json(get(`/v1/agents?detector=${first.agents[0].detectors[0]}`, 'globex'))).agents).toEqual([]);
+    for (const [query, field] of [['limit=0', 'limit'], ['limit=x', 'limit'], ['sort=random', 'sort'], ['detector=psychic', 'detector'], ['cursor=nope', 'cursor'], [`sort=lastSeen&cursor=${first.nextCursor}`, 'cursor']]) {
+      const answer = await get(`/v1/agents?${query}`, 'umbrella');
+      expect([query, answer.status, ((await answer.json()) as { field?: string }).field]).toEqual([query, 400, field]);
+    }
+  });
+
   it('GET /v1/agents/:id/timeline is 404 for the same agent id under another tenant', async () => {
     const acme = await json(get('/v1/agents/a1/timeline', 'acme'));
     expect(acme.deviations).toHaveLength(1);

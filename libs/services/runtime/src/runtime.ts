@@ -15,7 +15,7 @@ import { Module, type DynamicModule, type INestMicroservice, type LoggerService,
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
-import { BusTransport, HandlerErrorFilter, InProcessBus, createKafkaBus, type Bus, type RetryPolicy } from '@wayfinder/bus';
+import { BusTransport, HandlerErrorFilter, InProcessBus, SettlingBus, createKafkaBus, type Bus, type InProcessBroker, type RetryPolicy } from '@wayfinder/bus';
 import { egressFromEnv, kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
 import { embedderChoices, PROFILES } from '@wayfinder/detection';
 import { HashingEmbedder } from '@wayfinder/embeddings';
@@ -104,6 +104,14 @@ export function pipelineServices(config: Pick<WayfinderConfig, 'pipeline' | 'ser
     for (const s of STAGE_SERVICES) asked.add(s);
   }
   return [...asked];
+}
+
+/**
+ * The broker the embedded gateway and otlp-normalizer share with the pipeline: the in-process bus's, or
+ * the one inside a SettlingBus (a simulated fleet driven in lockstep, to which agents may also post).
+ */
+function doorBroker(bus: Bus): InProcessBroker | undefined {
+  return bus instanceof InProcessBus ? bus.broker : bus instanceof SettlingBus ? bus.innerBroker : undefined;
 }
 
 /**
@@ -344,7 +352,7 @@ async function start(
   // OTLP ingest behind POST /v1/traces (DESIGN §12): raw spans on wayfinder.otlp.v1 → steps. A service of
   // its own in the fleet (its own bus client and group); embedded, the gateway always brings it along.
   if (services.includes('otlp-normalizer') || (config.mode === 'embedded' && services.includes('gateway'))) {
-    const otlpBus = new TracedBus(config.mode === 'embedded' ? new InProcessBus({ broker: (rawBus as InProcessBus).broker }) : makeBus('otlp-normalizer'), tracing);
+    const otlpBus = new TracedBus(config.mode === 'embedded' ? new InProcessBus({ broker: doorBroker(rawBus) }) : makeBus('otlp-normalizer'), tracing);
     const normalizer = startOtlpNormalizer({ bus: otlpBus, groupId: serviceGroupId(config, 'otlp-normalizer') }); // subscribes before the bus starts
     closers.push(async () => {
       await normalizer.stop(); // flushes the open traces while the bus still publishes
@@ -357,7 +365,7 @@ async function start(
   let gatewayLocalMode: boolean | undefined;
   if (services.includes('gateway')) {
     // Like the memory service: an HTTP app with its own bus client and consumer group (the corrections feed).
-    const gatewayBus = config.mode === 'embedded' ? new InProcessBus({ broker: (rawBus as InProcessBus).broker }) : makeBus('gateway');
+    const gatewayBus = config.mode === 'embedded' ? new InProcessBus({ broker: doorBroker(rawBus) }) : makeBus('gateway');
     const authenticator = authenticatorFor(config, keyStoreFor(config, redis));
     gatewayLocalMode = await authenticator.localMode();
     gateway = await startGatewayService({

@@ -105,6 +105,8 @@ export interface TenantSetup {
 export interface FleetOptions {
   readonly seed: number;
   readonly agents: number;
+  /** Index of the first agent (default 0): its id, tenant, task and seeds, so fleets that follow each other never share an id. */
+  readonly firstAgent?: number;
   /** Default: three tenants, balanced, strict and lenient. Agents are spread over them round-robin. */
   readonly tenants?: readonly TenantSetup[];
   /** Exactly these failures, on these agents (by index; agent i belongs to tenant i mod tenants). Wins over failures/failureRate. */

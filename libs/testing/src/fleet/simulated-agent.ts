@@ -86,6 +86,17 @@ export class SimulatedAgent {
     return this.state !== 'done' && this.state !== 'frozen';
   }
 
+  /**
+   * A person resumed the frozen agent (an operator's resume reached it): it comes out of its failure as
+   * after a correction that told it where it was, and works on. False when it was not frozen.
+   */
+  resume(): boolean {
+    if (this.state !== 'frozen') return false;
+    if (this.truth) this.recover(true);
+    else this.state = 'working';
+    return true;
+  }
+
   /** The agent's next step in round `round`, or undefined when it is not (or no longer) working. */
   nextStep(round: number, ts: string): StepEvent | undefined {
     if (this.state === 'waiting') {
@@ -103,7 +114,9 @@ export class SimulatedAgent {
     }
     const { tenantId, agentId, taskId, runId } = this.setup;
     // Tokens a model would spend on the turn: its context overhead and what it wrote or read (≈4 chars a token).
-    const usage = { inputTokens: 400, outputTokens: Math.ceil(JSON.stringify(body).length / 4) };
+    // and how long the turn took (from its length, not the random stream, so seeded runs do not shift).
+    const chars = JSON.stringify(body).length;
+    const usage = { inputTokens: 400, outputTokens: Math.ceil(chars / 4), latencyMs: 150 + ((chars * 37) % 1200) };
     return { schema: 'wayfinder.step.v1', eventId: `${tenantId}/${agentId}/${runId}/${this.seq}`, tenantId, agentId, taskId, runId, ts, seq: this.seq, usage, ...body } as StepEvent;
   }
 

@@ -51,7 +51,10 @@ export class SimulatedFleet {
     const perTask = Math.max(1, options.agentsPerTask ?? 1);
     const ts = new Date(this.startMs).toISOString();
 
-    for (let i = 0; i < options.agents; i++) {
+    const first = options.firstAgent ?? 0;
+    for (let k = 0; k < options.agents; k++) {
+      // Agent i of a fleet that starts at firstAgent is the same agent as in one fleet counted from 0.
+      const i = first + k;
       const tenant = this.tenants[i % this.tenants.length];
       const group = Math.floor(i / (perTask * this.tenants.length));
       const taskId = `task-${String(group).padStart(3, '0')}`;
@@ -60,7 +63,7 @@ export class SimulatedFleet {
       const subject = template.subjects[Math.floor(group / TASK_TEMPLATES.length) % template.subjects.length];
       const agentId = `agent-${String(i).padStart(4, '0')}`;
       const explicit = options.inject?.find((f) => f.agent === i);
-      const kind = options.inject ? explicit?.kind : failing.get(i);
+      const kind = options.inject ? explicit?.kind : failing.get(k);
       const agent = new SimulatedAgent({
         tenantId: tenant.tenantId,
         agentId,
@@ -128,6 +131,11 @@ export class SimulatedFleet {
   /** Hands a correction to its agent; undefined when no agent of the fleet has that tenant and id. */
   applyCorrection(correction: Correction): ReceivedCorrection | undefined {
     return this.byKey.get(`${correction.tenantId}\u0000${correction.agentId}`)?.applyCorrection(correction);
+  }
+
+  /** Resumes a frozen agent of the fleet (an operator's resume); false when it has none such. */
+  resume(tenantId: string, agentId: string): boolean {
+    return this.byKey.get(`${tenantId}\u0000${agentId}`)?.resume() ?? false;
   }
 
   /** True when every agent has finished or been frozen. */

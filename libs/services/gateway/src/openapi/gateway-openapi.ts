@@ -8,7 +8,8 @@
  */
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { z } from 'zod';
-import { AnchorDecisionRequest, CognitiveMap, Correction, StepEvent, TaskSpec, TenantPolicy } from '@wayfinder/contracts';
+import { AnchorDecisionRequest, CognitiveMap, Correction, DETECTORS, StepEvent, TaskSpec, TenantPolicy } from '@wayfinder/contracts';
+import { AGENT_SORTS, MAX_AGENT_PAGE } from '@wayfinder/history';
 
 type Json = Record<string, unknown>;
 
@@ -236,6 +237,16 @@ function buildDocument(): Json {
           responses: { '200': json(ref('TenantPolicy'), 'the stored policy, secrets redacted'), ...errors('400', '401', '403', '415', '503') },
         },
       },
+      '/v1/policy/check': {
+        post: {
+          tags: ['policy'],
+          summary: 'Check a merge patch of the policy as a PATCH would, without storing it',
+          operationId: 'checkPolicy',
+          parameters: [tenantQuery],
+          requestBody: { required: true, content: { 'application/merge-patch+json': { schema: AnyObject }, 'application/json': { schema: AnyObject } } },
+          responses: { '200': json({ type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' }, error: { type: 'string' }, field: { type: 'string' } } }, 'ok, or the first problem and the field it names'), ...errors('400', '401', '403', '413') },
+        },
+      },
       '/v1/chat/completions': {
         post: {
           tags: ['doors'],
@@ -323,8 +334,17 @@ function buildDocument(): Json {
           tags: ['query'],
           summary: "The tenant's agents",
           operationId: 'listAgents',
-          parameters: [query('state', 'only agents in this state', { enum: ['working', 'looping', 'recovering', 'frozen', 'done'] }), query('task', 'only agents of this task'), tenantQuery],
-          responses: { '200': json({ type: 'object', required: ['agents'], properties: { agents: { type: 'array', items: AnyObject } } }, 'agent summaries'), ...errors('400', '401', '403') },
+          parameters: [
+            query('q', 'agents whose id or task id contains this text (case-insensitive)'),
+            query('state', 'only agents in this state', { enum: ['working', 'looping', 'recovering', 'frozen', 'done'] }),
+            query('task', 'only agents of this task'),
+            query('detector', 'only agents this detector flagged', { enum: [...DETECTORS] }),
+            query('sort', 'attention (default: frozen, looping, recovering, working, done), lastSeen, agentId or deviations', { enum: [...AGENT_SORTS] }),
+            query('limit', `agents per page, 1 to ${MAX_AGENT_PAGE} (none and no cursor: every matching agent)`, { type: 'string', pattern: '^[0-9]+$' }),
+            query('cursor', "the previous page's nextCursor"),
+            tenantQuery,
+          ],
+          responses: { '200': json({ type: 'object', required: ['agents', 'total', 'nextCursor'], properties: { agents: { type: 'array', items: AnyObject }, total: { type: 'integer' }, nextCursor: { type: ['string', 'null'] } } }, 'one page of agent summaries'), ...errors('400', '401', '403') },
         },
       },
       '/v1/agents/{agentId}/timeline': {
@@ -370,11 +390,20 @@ function buildDocument(): Json {
       '/dashboard/assets/{name}': {
         get: {
           tags: ['dashboard'],
-          summary: "A dashboard page's script (the pages run no inline script under their Content-Security-Policy)",
+          summary: "A dashboard page's script or the stylesheet (the pages run no inline script or style under their Content-Security-Policy)",
           operationId: 'dashboardAsset',
           security: [],
-          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: ['fleet.js', 'agent.js', 'escalations.js'] } }],
-          responses: { '200': { description: 'the script', content: { 'text/javascript': { schema: { type: 'string' } } } }, ...errors('404') },
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: ['fleet.js', 'agent.js', 'escalations.js', 'policy.js', 'wayfinder.css'] } }],
+          responses: { '200': { description: 'the script or stylesheet', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } }, ...errors('404') },
+        },
+      },
+      '/logout': {
+        post: {
+          tags: ['dashboard'],
+          summary: "End the dashboard session (send the session's CSRF token in X-CSRF-Token)",
+          operationId: 'logOut',
+          security: [{ sessionCookie: [] }, {}],
+          responses: { '303': { description: 'to the login form, the session ended and its cookie cleared', headers: { 'Set-Cookie': { schema: { type: 'string' } } } }, ...errors('403') },
         },
       },
       '/login': {

@@ -3,7 +3,7 @@
  * actions carry the session's CSRF token. In headless Chromium (Debian's, driven by playwright-core),
  * logged in with a key: the fleet page's live refresh draws an agent that arrives after the page loaded,
  * the agent page marks a false positive, the escalations page resumes the frozen agent, and no CSP
- * violation is reported on the way; an inline script injected at the end is blocked, so the policy was on.
+ * violation is reported on the way; logging out needs the CSRF token and ends the session; an inline script injected at the end is blocked, so the policy was on.
  * Chromium missing fails loudly.
  */
 import { existsSync } from 'node:fs';
@@ -59,9 +59,9 @@ describe('the dashboard under its Content-Security-Policy in headless Chromium',
     expect(headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['referrer-policy']).toBe('no-referrer');
-    await page.getByRole('heading', { name: 'Wayfinder fleet' }).waitFor();
+    await page.getByRole('heading', { name: 'Fleet of acme' }).waitFor();
 
-    // The live part: an agent that arrives after the page loaded appears through the 2 s refresh.
+    // The live part: an agent that arrives after the page loaded appears through the 3 s refresh.
     await call(base, 'POST', '/v1/steps', { key: ACME, body: loopSteps('late-agent', 1) });
     await page.getByRole('link', { name: 'late-agent' }).waitFor({ timeout: 15_000 });
 
@@ -91,5 +91,16 @@ describe('the dashboard under its Content-Security-Policy in headless Chromium',
     expect(ran).toBe(false);
     await eventually(async () => violations.length > 0, 5_000, 'the inline script reported as a violation');
     expect(violations.join('\n')).toMatch(/script-src/);
+
+    // Log out: a POST that needs the session's CSRF token; then the session's cookie opens nothing.
+    await page.goto(`${base}/`);
+    const session = (await page.context().cookies()).find((c) => c.name === 'wf_session');
+    expect(session).toBeDefined();
+    const cookie = `wf_session=${session?.value}`;
+    expect((await fetch(`${base}/logout`, { method: 'POST', headers: { cookie }, redirect: 'manual' })).status).toBe(403);
+    expect((await fetch(`${base}/v1/agents`, { headers: { cookie } })).status).toBe(200);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('heading', { name: 'Log in to Wayfinder' }).waitFor();
+    expect((await fetch(`${base}/v1/agents`, { headers: { cookie } })).status).toBe(401);
   });
 });

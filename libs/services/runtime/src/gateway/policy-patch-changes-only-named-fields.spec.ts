@@ -96,4 +96,17 @@ describe('PATCH /v1/policy changes only the fields it names', () => {
     expect(answer.status).toBe(200);
     expect(stored('initech')).toMatchObject({ tenantId: 'initech', policy: {}, shadow: true });
   });
+
+  it('checks a patch without storing it (POST /v1/policy/check): ok, or the bad field named; a viewer may not', async () => {
+    const before = stored('globex');
+    const bad = await call(base, 'POST', '/v1/policy/check', { key: globex, body: { policy: { loop: { warning: -3 } } } });
+    expect(bad.status).toBe(200);
+    expect(bad.body).toMatchObject({ ok: false, field: 'policy.loop.warning' });
+    expect(bad.body.error).toContain('policy.loop.warning');
+    const good = await call(base, 'POST', '/v1/policy/check', { key: globex, body: { policy: { loop: { warning: 6 } } } });
+    expect(good).toMatchObject({ status: 200, body: { ok: true } });
+    expect(stored('globex')).toBe(before);
+    expect((await call(base, 'POST', '/v1/policy/check', { key: globex, body: { tenantId: 'acme', policy: {} } })).status).toBe(403);
+    expect((await call(base, 'POST', '/v1/policy/check', { key: viewer, body: { policy: {} } })).status).toBe(403);
+  });
 });

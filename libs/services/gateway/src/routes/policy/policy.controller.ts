@@ -5,9 +5,9 @@
  * applies it from the topic (live, DESIGN §6). Secret fields are write-only (policy-secrets.ts of the
  * contracts): both answers show `***set***` in their place, and a PUT sending that placeholder back keeps
  * the stored secret (same webhook URL only). `PATCH /v1/policy`: a JSON merge patch (RFC 7396) of the
- * current document, then every step of a PUT.
+ * current document, then every step of a PUT. `POST /v1/policy/check`: the same patch checked, not stored.
  */
-import { Controller, Get, Inject, Patch, Put, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Patch, Post, Put, Req } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { POLICY_SCHEMA, redactPolicySecrets, restorePolicySecrets, TenantPolicy } from '@wayfinder/contracts';
@@ -16,7 +16,7 @@ import { PROFILES, validatePolicy } from '@wayfinder/detection';
 import { BUS, POLICY_BOOK, type PolicyBook } from '@wayfinder/service-core';
 import type { ResolvedTenant } from '@wayfinder/tenancy';
 import { CurrentTenant, tenantOfItem } from '../../auth/tenant.guard';
-import { ApiError, badRequest, zodProblem } from '../../http/api-error';
+import { ApiError, badRequest, zodProblem, type ApiErrorBody } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
 import { IngestLimiter } from '../../ingest-limiter';
 import { isJsonObject, mergePatch, type JsonObject } from '../../http/merge-patch';
@@ -72,12 +72,38 @@ export class PolicyController {
     const patch = parseJson(await readBody(req, POLICY_MAX_BYTES));
     if (!isJsonObject(patch)) throw badRequest('the body must be one JSON object: a merge patch of the wayfinder.policy.v1 document', '(root)');
     const tenantId = tenantOfItem(tenant, patch.tenantId ?? undefined);
+    return this.store(this.patched(patch, tenantId), tenantId);
+  }
+
+  /**
+   * `POST /v1/policy/check`: the merge patch a PATCH would apply, put through every check of a PATCH and
+   * not stored. `200 {"ok": true}`, or `200 {"ok": false, "error", "field"}` naming the bad field: the
+   * dashboard's policy editor validates before it saves (a 400 would be logged by the browser as a
+   * failed load), and so can any tool.
+   */
+  @Post('check')
+  @HttpCode(200)
+  async check(@Req() req: IncomingMessage, @CurrentTenant() tenant: ResolvedTenant): Promise<{ ok: true } | ({ ok: false } & ApiErrorBody)> {
+    const patch = parseJson(await readBody(req, POLICY_MAX_BYTES));
+    if (!isJsonObject(patch)) return { ok: false, error: 'the body must be one JSON object: a merge patch of the wayfinder.policy.v1 document', field: '(root)' };
+    const tenantId = tenantOfItem(tenant, patch.tenantId ?? undefined);
+    try {
+      this.checked(this.patched(patch, tenantId), tenantId);
+      return { ok: true };
+    } catch (error) {
+      if (error instanceof ApiError && error.getStatus() === 400) return { ok: false, ...error.body };
+      throw error;
+    }
+  }
+
+  /** The tenant's current document as a GET shows it, with the merge patch applied. */
+  private patched(patch: JsonObject, tenantId: string): JsonObject {
     const stored = this.book.documentOf(tenantId);
     // Envelope fields are the event's, not the policy's: a patch is a new event (its own eventId and ts).
     const { schema: _schema, eventId: _eventId, ts: _ts, ...current } = stored ? redactPolicySecrets(stored) : { policy: {} };
     const merged = mergePatch(current, patch);
     if (!isJsonObject(merged)) throw badRequest('the patched policy is not an object', '(root)');
-    return this.store(merged, tenantId);
+    return merged;
   }
 
   /**
@@ -86,6 +112,18 @@ export class PolicyController {
    * consistency per overlay; then published on the policies topic and applied here; answered redacted.
    */
   private async store(body: JsonObject, tenantId: string): Promise<TenantPolicy> {
+    const doc = this.checked(body, tenantId);
+    try {
+      await this.bus.publish('wayfinder.policies.v1', [doc]);
+    } catch (error) {
+      throw new ApiError(503, { error: `the bus did not accept the policy: ${(error as Error).message}` }, 1);
+    }
+    this.book.apply(doc);
+    return redactPolicySecrets(doc);
+  }
+
+  /** Every check of a PUT and a PATCH, in order; the document to store, or a 400 naming the field. */
+  private checked(body: JsonObject, tenantId: string): TenantPolicy {
     const parsed = TenantPolicy.safeParse({ ...body, schema: body.schema ?? POLICY_SCHEMA, eventId: body.eventId ?? randomUUID(), ts: new Date().toISOString(), tenantId });
     if (!parsed.success) {
       const problem = zodProblem(parsed.error);
@@ -117,12 +155,6 @@ export class PolicyController {
       const check = validatePolicy(overlay);
       if (!check.ok) throw badRequest(`${field}: ${check.error}`, field);
     }
-    try {
-      await this.bus.publish('wayfinder.policies.v1', [doc]);
-    } catch (error) {
-      throw new ApiError(503, { error: `the bus did not accept the policy: ${(error as Error).message}` }, 1);
-    }
-    this.book.apply(doc);
-    return redactPolicySecrets(doc);
+    return doc;
   }
 }
