@@ -16,14 +16,16 @@ import { egressRequest, EgressRequestError, type EgressPolicy } from '@wayfinder
 /**
  * Client headers an upstream of the proxy's dialects (OpenAI, Anthropic, OpenAI-compatible) reads: the
  * credentials (`api-key` is Azure OpenAI's), the body's description, content negotiation, the client's
- * name, and the dialects' own headers (`openai-organization|project|beta`, `anthropic-version|beta`).
+ * name, and the dialects' own headers (`openai-organization|project|beta`, `anthropic-version|beta`; MCP's
+ * Streamable HTTP `Mcp-Session-Id`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Last-Event-ID`
+ * for a stream's resumption).
  */
-const FORWARDED_TO_UPSTREAM = new Set(['authorization', 'x-api-key', 'api-key', 'content-type', 'content-encoding', 'accept', 'accept-language', 'user-agent', 'idempotency-key']);
-const FORWARDED_PREFIXES = ['openai-', 'anthropic-'];
+const FORWARDED_TO_UPSTREAM = new Set(['authorization', 'x-api-key', 'api-key', 'content-type', 'content-encoding', 'accept', 'accept-language', 'user-agent', 'idempotency-key', 'last-event-id']);
+const FORWARDED_PREFIXES = ['openai-', 'anthropic-', 'mcp-'];
 
-/** Upstream answer headers the client may see: the body's description and what API clients read (ids, rate limits, retry hints). */
+/** Upstream answer headers the client may see: the body's description and what API clients read (ids, rate limits, retry hints, MCP's session). */
 const RETURNED_TO_CLIENT = new Set(['content-type', 'content-language', 'content-disposition', 'cache-control', 'retry-after', 'retry-after-ms', 'x-should-retry', 'request-id', 'x-request-id']);
-const RETURNED_PREFIXES = ['openai-', 'anthropic-', 'x-ratelimit-'];
+const RETURNED_PREFIXES = ['openai-', 'anthropic-', 'x-ratelimit-', 'mcp-'];
 
 /** Whether the header (lower case, as node gives it) is on the list or starts with a listed prefix. */
 function listed(name: string, names: ReadonlySet<string>, prefixes: readonly string[]): boolean {
