@@ -5,23 +5,11 @@
  * deviation and a correction. The same steps under another tenant's two agents interleaved with a third
  * tenant's do not cross tenants.
  */
-import type { Correction, Deviation, StepEvent } from '@wayfinder/contracts';
+import type { Correction, Deviation } from '@wayfinder/contracts';
 import { InProcessBus } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
-import { until } from '@wayfinder/testing';
+import { delegationRounds, until } from '@wayfinder/testing';
 import { startServices, type RunningServices } from './runtime';
-
-function delegations(tenantId: string, pairs: Array<[string, string]>): StepEvent[] {
-  const seqs = new Map<string, number>();
-  return pairs.map(([from, to], i) => {
-    const seq = seqs.get(from) ?? 0;
-    seqs.set(from, seq + 1);
-    return {
-      schema: 'wayfinder.step.v1', eventId: `${tenantId}-${from}-${seq}`, tenantId, agentId: from, taskId: 'pricing', runId: `run-${from}`, seq,
-      ts: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), kind: 'message', message: { role: 'assistant', text: `please handle part ${i}` }, attributes: { delegateTo: to },
-    };
-  });
-}
 
 describe('cross_agent_cycle in the embedded services', () => {
   let running: RunningServices;
@@ -39,7 +27,7 @@ describe('cross_agent_cycle in the embedded services', () => {
 
   it('gives both agents of the cycle the deviation and a correction', async () => {
     const ping: Array<[string, string]> = [['planner', 'researcher'], ['researcher', 'planner'], ['planner', 'researcher'], ['researcher', 'planner']];
-    await running.bus.publish('wayfinder.steps.v1', delegations('acme', ping));
+    await running.bus.publish('wayfinder.steps.v1', delegationRounds('acme', ping));
     await until(() => deviations.filter((d) => d.detector === 'cross_agent_cycle').length >= 2, 10_000, 'both cycle deviations');
     const cycle = deviations.filter((d) => d.detector === 'cross_agent_cycle');
     expect(cycle.map((d) => [d.tenantId, d.agentId]).sort()).toEqual([['acme', 'planner'], ['acme', 'researcher']]);
@@ -48,9 +36,9 @@ describe('cross_agent_cycle in the embedded services', () => {
   });
 
   it('does not link agents across tenants', async () => {
-    await running.bus.publish('wayfinder.steps.v1', [...delegations('t-one', [['a', 'b'], ['a', 'b']]), ...delegations('t-two', [['b', 'a'], ['b', 'a']])]);
+    await running.bus.publish('wayfinder.steps.v1', [...delegationRounds('t-one', [['a', 'b'], ['a', 'b']]), ...delegationRounds('t-two', [['b', 'a'], ['b', 'a']])]);
     // A cycle published after them, in a tenant of its own: once it is seen, the steps before it were handled.
-    await running.bus.publish('wayfinder.steps.v1', delegations('sentinel', [['p', 'q'], ['q', 'p'], ['p', 'q'], ['q', 'p']]));
+    await running.bus.publish('wayfinder.steps.v1', delegationRounds('sentinel', [['p', 'q'], ['q', 'p'], ['p', 'q'], ['q', 'p']]));
     await until(() => deviations.some((d) => d.tenantId === 'sentinel' && d.detector === 'cross_agent_cycle'), 10_000, 'the sentinel cycle');
     expect(deviations.filter((d) => d.detector === 'cross_agent_cycle' && (d.tenantId === 't-one' || d.tenantId === 't-two'))).toEqual([]);
   });

@@ -5,23 +5,11 @@
  * holds the tenant's graph), and both agents get the deviation — one pass, a correction from the ladder of
  * the navigator that owns each agent.
  */
-import type { Correction, Deviation, StepEvent } from '@wayfinder/contracts';
+import type { Correction, Deviation } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
-import { requireKafka, uniqueTestName, until } from '@wayfinder/testing';
+import { delegationRounds, requireKafka, uniqueTestName, until } from '@wayfinder/testing';
 import { startServices, type RunningServices } from './runtime';
-
-function delegations(tenantId: string, pairs: Array<[string, string]>): StepEvent[] {
-  const seqs = new Map<string, number>();
-  return pairs.map(([from, to], i) => {
-    const seq = seqs.get(from) ?? 0;
-    seqs.set(from, seq + 1);
-    return {
-      schema: 'wayfinder.step.v1', eventId: `${from}-${seq}`, tenantId, agentId: from, taskId: 'pricing', runId: `run-${from}`, seq,
-      ts: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), kind: 'message', message: { role: 'assistant', text: `please handle part ${i}` }, attributes: { delegateTo: to },
-    };
-  });
-}
 
 const LAYOUTS = {
   // Two navigators: the cycle goes through the tenant's one graph, and back to the ladder of each agent's owner.
@@ -56,7 +44,7 @@ describe.each(Object.entries(LAYOUTS))('cross_agent_cycle on Kafka with two inst
 
   it('gives both agents of the cycle cross_agent_cycle, once each', async () => {
     const ping: Array<[string, string]> = [['planner', 'researcher'], ['researcher', 'planner'], ['planner', 'researcher'], ['researcher', 'planner']];
-    await running[0].bus.publish('wayfinder.steps.v1', delegations('acme', ping));
+    await running[0].bus.publish('wayfinder.steps.v1', delegationRounds('acme', ping));
     await until(() => deviations.filter((d) => d.detector === 'cross_agent_cycle').length >= 2, 60_000, 'both cycle deviations');
     const cycle = deviations.filter((d) => d.detector === 'cross_agent_cycle');
     expect(cycle.map((d) => d.agentId).sort()).toEqual(['planner', 'researcher']);

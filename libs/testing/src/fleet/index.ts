@@ -5,3 +5,4 @@ export { TASK_TEMPLATES, type TaskTemplate, type MilestoneTemplate, type CallSpe
 export type { StepBody } from './failure-patterns';
 export * from './navigate-fleet';
 export * from './recovery-model';
+export * from './delegation-rounds';
