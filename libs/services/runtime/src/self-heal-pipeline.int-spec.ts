@@ -173,14 +173,15 @@ describe('self-healing on Kafka and Redis', () => {
     expect(hint).toMatchObject({ tenantId, agentId, taskId, action: 'hint', severity: 'mild' });
     expect(hint.action === 'hint' && hint.hint.text).toMatch(/read_file/);
 
-    // Inside the tolerance window (seq 7) the ladder holds; past it (seq 9) it climbs to a rollback.
+    // Inside the tolerance window (seq 7) the ladder holds; at its end (seq 8, the third failure of the very
+    // same call: PROJECT-RULES P10) it climbs to a rollback.
     await running.bus.publish('wayfinder.steps.v1', [failed(6, 5), retry(7), failed(8, 7), retry(9)]);
-    const rollback = await correctionAt(9);
-    if (rollback.action !== 'rollback') throw new Error(`expected a rollback at seq 9, got ${rollback.action}`);
+    const rollback = await correctionAt(8);
+    if (rollback.action !== 'rollback') throw new Error(`expected a rollback at seq 8, got ${rollback.action}`);
     expect(rollback.severity).toBe('moderate');
     expect(corrections.filter((c) => c.agentId === agentId).map((c) => [c.atSeq, c.action])).toEqual([
       [5, 'hint'],
-      [9, 'rollback'],
+      [8, 'rollback'],
     ]);
 
     // The rollback names the last verified milestone as stored in Redis, read straight from Redis too.
