@@ -20,6 +20,19 @@ export const Position = z.object({
 });
 export type Position = z.infer<typeof Position>;
 
+/** The position of a step whose task has no map (none posted, or it did not come within the hold). */
+export const NO_MAP_POSITION: Position = { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' };
+
+/**
+ * The position detection and the correction ladder read, as the Navigator gives it: none for a step
+ * without a map, else the localizer's — also when its method is `unknown` (not sure yet), as it still
+ * names the milestone it assumes (drift's milestone curve reads it).
+ */
+export function positionOnMap(position: Position): Position | undefined {
+  const noMap = position.method === 'unknown' && position.milestoneId === null && position.completed.length === 0;
+  return noMap ? undefined : position;
+}
+
 export const LocalizedStep = z.object({
   ...envelope(LOCALIZED_SCHEMA),
   step: StepEvent,

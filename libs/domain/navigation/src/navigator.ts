@@ -15,7 +15,7 @@
  * - each agent's state (localizers on its latest tasks, detectors, ladder) is one document
  *   (navigation-state.ts), exported and restored whole.
  */
-import { compositeKey, utf8Bytes, type AnchorChange, type CognitiveMap, type Correction, type DelegationSignal, type Deviation, type Escalation, type Position, type StepEvent } from '@wayfinder/contracts';
+import { NO_MAP_POSITION, compositeKey, utf8Bytes, type AnchorChange, type CognitiveMap, type Correction, type DelegationSignal, type Deviation, type Escalation, type Position, type StepEvent } from '@wayfinder/contracts';
 import type { SelfHealOutcome } from '@wayfinder/correction';
 import type { CorrectionStage, LocalizationStage, NavigationStages } from './navigation-ports';
 import { decodeNavigationState, encodeNavigationState, LOCALIZATION_VERSION, type LocalizationDocument } from './navigation-state';
@@ -240,5 +240,4 @@ function parseLocalization(bytes: Uint8Array): Map<string, HeldLocalizer> {
   return new Map(doc.tasks.map(([taskId, t]) => [taskId, { snapshot: t.snapshot, version: 0, runId: t.runId, lastSeq: t.lastSeq ?? -Infinity }]));
 }
 
-const UNKNOWN_POSITION: Position = { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' };
-const unlocalized: LocalizationStage = { onStep: () => UNKNOWN_POSITION };
+const unlocalized: LocalizationStage = { onStep: () => NO_MAP_POSITION };

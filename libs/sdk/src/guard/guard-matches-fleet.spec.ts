@@ -14,34 +14,9 @@ import { InProcessBus, SettlingBus } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the acceptance test runs the fleet itself, to compare the guard with it
 import { startServices } from '@wayfinder/service-runtime';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- a generated fleet's steps, the same input for every runtime
-import { SimulatedFleet } from '@wayfinder/testing';
-import { readdirSync } from 'node:fs';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the same step files every runtime is checked on
+import { conformanceSteps, generatedFleetSteps } from '@wayfinder/testing';
 import { GuardTransport } from './guard-transport';
-
-const CONFORMANCE_CASES = path.resolve(__dirname, '../../../domain/detection/conformance/cases');
-
-/** Every conformance case's steps, each case a tenant of its own (the default policy: the point is the same decisions everywhere). */
-function conformanceSteps(): StepEvent[] {
-  return readdirSync(CONFORMANCE_CASES)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .flatMap((f) => {
-      const events = (JSON.parse(readFileSync(path.join(CONFORMANCE_CASES, f), 'utf8')) as { events: unknown[] }).events;
-      return events.flatMap((e) => {
-        const step = StepEventSchema.safeParse(e);
-        return step.success ? [{ ...step.data, tenantId: `case-${f.replace(/\.json$/, '')}` }] : [];
-      });
-    });
-}
-
-/** A generated fleet of loops, drifts and healthy agents: its steps as its agents make them, corrections not applied. */
-function generatedFleet(): { tasks: TaskSpec[]; steps: StepEvent[] } {
-  const fleet = new SimulatedFleet({ seed: 28, agents: 24, failures: 12 });
-  const steps: StepEvent[] = [];
-  for (let round = 0; round < 60 && !fleet.settled; round++) steps.push(...fleet.nextSteps());
-  return { tasks: fleet.tasks(), steps };
-}
 
 const CLI_FIXTURES = path.resolve(__dirname, '../../../../apps/cli/src/commands/fixtures');
 const FILES = [path.join(CLI_FIXTURES, 'replay-task/loop-after-milestone.jsonl'), path.join(__dirname, 'fixtures/identical-loop-and-healthy-agent.jsonl')];
@@ -110,8 +85,8 @@ describe('the SDK guard and the fleet', () => {
   });
 
   it.each([
-    ['the conformance cases', () => ({ tasks: [] as TaskSpec[], steps: conformanceSteps() })],
-    ['a generated fleet of loops, drifts and healthy agents', generatedFleet],
+    ['the conformance cases', () => conformanceSteps()],
+    ['a generated fleet of loops, drifts and healthy agents', () => generatedFleetSteps()],
   ])('give identical corrections for %s', async (_name, input) => {
     // The separate stage services do not: embedded they hold steps of a task with no map for 5 s (the
     // conformance cases post none), and their correction engine may read a deviation before the localized

@@ -7,7 +7,7 @@
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import type { AgentControl, CognitiveMap, Correction, Deviation, Escalation, LocalizedStep } from '@wayfinder/contracts';
+import { positionOnMap, type AgentControl, type CognitiveMap, type Correction, type Deviation, type Escalation, type LocalizedStep } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
 import { CorrectionEngine } from '@wayfinder/correction';
@@ -112,7 +112,7 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
       () => {
         batch.forEach(({ step, position }, i) => {
           const before = this.engine.stats();
-          this.ladder.onStep(step, position.method === 'unknown' ? undefined : position, maps[i]);
+          this.ladder.onStep(step, positionOnMap(position), maps[i]);
           this.metrics.selfHealBetween(step.tenantId, before, this.engine.stats());
         });
       },

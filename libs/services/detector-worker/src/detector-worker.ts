@@ -11,7 +11,7 @@
  * the batch's texts are embedded in one prefetch (`prepare`), so no other batch can run in between and
  * evict them from the cache before the detectors read them.
  */
-import type { Deviation, LocalizedStep } from '@wayfinder/contracts';
+import { positionOnMap, type Deviation, type LocalizedStep } from '@wayfinder/contracts';
 import type { DetectionEngine } from '@wayfinder/detection';
 import { DurableAgentStates, distinctAgents, type DurableAgentStatesOptions } from '@wayfinder/service-core';
 import type { AgentRef, DetectorStateStore } from './detector-state.store';
@@ -43,7 +43,7 @@ export class DetectorWorker {
       if (this.prepare) await this.prepare(batch);
       const deviations: Deviation[] = [];
       for (const { step, position } of batch) {
-        for (const d of this.engine.onStep(step, position.method === 'unknown' ? undefined : position)) deviations.push(d);
+        for (const d of this.engine.onStep(step, positionOnMap(position))) deviations.push(d);
       }
       if (deviations.length > 0) await this.publish(deviations);
       return deviations;

@@ -6,7 +6,7 @@
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import type { CognitiveMap, DelegationSignal, Deviation, LocalizedStep, Suppression } from '@wayfinder/contracts';
+import { positionOnMap, type CognitiveMap, type DelegationSignal, type Deviation, type LocalizedStep, type Suppression } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
 import { DelegationSignaller, DetectionEngine, plugInDetectors } from '@wayfinder/detection';
@@ -73,7 +73,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
       },
       semantic?.embedsAhead
         ? async (batch) => {
-            const requests = batch.flatMap(({ step, position }) => this.engine.textsFor(step, position.method === 'unknown' ? undefined : position));
+            const requests = batch.flatMap(({ step, position }) => this.engine.textsFor(step, positionOnMap(position)));
             if (requests.length > 0) await semantic.prefetch(requests);
           }
         : undefined,
@@ -109,7 +109,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     this.metrics.stepsProcessed(steps, 'detector-worker');
     for (const { step, position } of batch) {
       // A localized position means the task has a map: load it so budgets and step times apply.
-      if (position.method !== 'unknown') await this.maps.get(step.tenantId, step.taskId);
+      if (positionOnMap(position)) await this.maps.get(step.tenantId, step.taskId);
     }
     const deviations = await this.worker.handleBatch(batch, ctx?.getBatch?.()[0]?.partition ?? -1);
     this.metrics.detected(steps, deviations);

@@ -11,7 +11,7 @@
  * STATE never moved back to an older step.
  */
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import type { CognitiveMap, Correction, LocalizedStep, StepEvent } from '@wayfinder/contracts';
+import { positionOnMap, type CognitiveMap, type Correction, type LocalizedStep, type StepEvent } from '@wayfinder/contracts';
 import { systemClock, type Clock } from '@wayfinder/clock';
 import type { Embedder } from '@wayfinder/embeddings';
 import {
@@ -83,7 +83,7 @@ export class MemoryRecorder {
     const scope: AgentScope = { tenantId: step.tenantId, taskId: step.taskId, agentId: step.agentId };
     const trail = await this.trails.get(scope, async () => (await this.working.listCheckpoints(scope)).map((c) => c.milestoneId));
     if (!admitStep(trail, step)) return; // redelivered: everything below was already applied
-    const map = position.method === 'unknown' ? undefined : await this.maps.get(step.tenantId, step.taskId);
+    const map = !positionOnMap(position) ? undefined : await this.maps.get(step.tenantId, step.taskId);
 
     let conclusion: string | undefined;
     if (step.kind === 'feedback') {

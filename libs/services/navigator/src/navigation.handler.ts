@@ -13,7 +13,7 @@
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { LOCALIZED_SCHEMA, compositeKey, type AgentControl, type AnchorChange, type CognitiveMap, type Correction, type DelegationSignal, type Deviation, type Escalation, type LocalizedStep, type StepEvent, type Suppression } from '@wayfinder/contracts';
+import { LOCALIZED_SCHEMA, NO_MAP_POSITION, compositeKey, type AgentControl, type AnchorChange, type CognitiveMap, type Correction, type DelegationSignal, type Deviation, type Escalation, type LocalizedStep, type StepEvent, type Suppression } from '@wayfinder/contracts';
 import { BatchEventPattern, settleAll, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
@@ -217,7 +217,7 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
             this.metrics.localized(localized, this.navigator.mapOf(step.tenantId, step.taskId)?.milestones.length ?? 0);
             out.localized.push(localized);
           } else {
-            out.localized.push({ schema: LOCALIZED_SCHEMA, eventId: step.eventId, tenantId: step.tenantId, ts: step.ts, step, position: UNKNOWN_POSITION });
+            out.localized.push({ schema: LOCALIZED_SCHEMA, eventId: step.eventId, tenantId: step.tenantId, ts: step.ts, step, position: NO_MAP_POSITION });
           }
         }
         this.metrics.detected(steps, out.deviations);
@@ -289,4 +289,3 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
   }
 }
 
-const UNKNOWN_POSITION = { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' } as const satisfies LocalizedStep['position'];

@@ -7,7 +7,7 @@
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { ANCHOR_CHANGE_SCHEMA, LOCALIZED_SCHEMA, type AnchorChange, type CognitiveMap, type LocalizedStep, type Position, type StepEvent } from '@wayfinder/contracts';
+import { ANCHOR_CHANGE_SCHEMA, LOCALIZED_SCHEMA, NO_MAP_POSITION, type AnchorChange, type CognitiveMap, type LocalizedStep, type Position, type StepEvent } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
 import { proposeAnchorChanges, routeStep } from '@wayfinder/cognitive-map';
@@ -34,7 +34,6 @@ import { HELD_STEP_STORE, InMemoryHeldSteps, type HeldStepStore } from './held-s
 import { LocalizerStates } from './localizer-states';
 import { ReadWriteLock } from './read-write-lock';
 
-export const UNKNOWN_POSITION: Position = { milestoneId: null, completed: [], progress: 0, confidence: 0, method: 'unknown' };
 
 /** How long a step waits for its map (default; WAYFINDER_LOCALIZER_HOLD_MS), how many an agent may have waiting in memory. */
 export const LOCALIZER_HOLD = { timeoutMs: 5_000, maxPerAgent: 256, sweepMs: 500 };
@@ -299,5 +298,5 @@ function localized(step: StepEvent, position: Position): LocalizedStep {
 }
 
 function unknown(step: StepEvent): LocalizedStep {
-  return localized(step, UNKNOWN_POSITION);
+  return localized(step, NO_MAP_POSITION);
 }

@@ -6,3 +6,4 @@ export type { StepBody } from './failure-patterns';
 export * from './navigate-fleet';
 export * from './recovery-model';
 export * from './delegation-rounds';
+export * from './same-input-every-runtime';

@@ -1,0 +1,40 @@
+/**
+ * The step files issue #28's acceptance runs through every way of running navigation (replay, the SDK
+ * guard, the embedded runtime, the Kafka runtime one-pass and separate): every conformance case (each a
+ * tenant of its own, no task posted) and a generated fleet of loops, drifts and healthy agents (its steps
+ * as its agents make them, corrections not applied, so every runtime gets exactly the same input).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { StepEvent as StepEventSchema, type StepEvent, type TaskSpec } from '@wayfinder/contracts';
+import { SimulatedFleet } from './simulated-fleet';
+
+const CONFORMANCE_CASES = path.resolve(__dirname, '../../../domain/detection/conformance/cases');
+
+export interface StepFile {
+  readonly tasks: TaskSpec[];
+  readonly steps: StepEvent[];
+}
+
+/** Every conformance case's steps, each case a tenant of its own (the default policy: the point is the same decisions everywhere). */
+export function conformanceSteps(): StepFile {
+  const steps = readdirSync(CONFORMANCE_CASES)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .flatMap((f) => {
+      const events = (JSON.parse(readFileSync(path.join(CONFORMANCE_CASES, f), 'utf8')) as { events: unknown[] }).events;
+      return events.flatMap((e) => {
+        const step = StepEventSchema.safeParse(e);
+        return step.success ? [{ ...step.data, tenantId: `case-${f.replace(/\.json$/, '')}` }] : [];
+      });
+    });
+  return { tasks: [], steps };
+}
+
+/** A generated fleet of loops, drifts and healthy agents: its steps as its agents make them, corrections not applied. */
+export function generatedFleetSteps(options: { seed?: number; agents?: number; failures?: number; rounds?: number } = {}): StepFile {
+  const fleet = new SimulatedFleet({ seed: options.seed ?? 28, agents: options.agents ?? 24, failures: options.failures ?? 12 });
+  const steps: StepEvent[] = [];
+  for (let round = 0; round < (options.rounds ?? 60) && !fleet.settled; round++) steps.push(...fleet.nextSteps());
+  return { tasks: fleet.tasks(), steps };
+}
