@@ -46,3 +46,30 @@ it('holds a mapless step until the injected clock passes the hold timeout', asyn
     await app.close();
   }
 });
+
+it("two tenants' held steps with the same eventId are both localized after the hold (one is not taken for a redelivery of the other)", async () => {
+  const clock = new ManualClock(1_000_000);
+  const bus = new InProcessBus();
+  const published: LocalizedStep[] = [];
+  bus.publish = (async (topic: string, payloads: readonly unknown[]) => {
+    if (topic === 'wayfinder.localized.v1') published.push(...(payloads as LocalizedStep[]));
+  }) as typeof bus.publish;
+
+  @Module({
+    imports: [WayfinderCoreModule.forRoot({ bus, mapStore: new InMemoryMapStore(), policyBook: new PolicyBook(), embedder: new HashingEmbedder(), clock })],
+    controllers: [StepHandler],
+  })
+  class AppModule {}
+
+  const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
+  try {
+    const handler = app.get(StepHandler);
+    const other: StepEvent = { ...step, tenantId: 'globex' };
+    await handler.onSteps([step, other, step]);
+    clock.advance(LOCALIZER_HOLD.timeoutMs);
+    await handler.sweep();
+    expect(published.map((l) => `${l.step.tenantId}/${l.step.eventId}`).sort()).toEqual(['acme/e1', 'globex/e1']);
+  } finally {
+    await app.close();
+  }
+});

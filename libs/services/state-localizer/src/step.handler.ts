@@ -281,10 +281,16 @@ function holdKey(step: StepEvent): string {
   return compositeKey(step.tenantId, step.taskId, step.agentId);
 }
 
-/** A step redelivered while it was held (its batch was not committed) is held twice: localized once. */
+/**
+ * A step redelivered while it was held (its batch was not committed) is held twice: localized once. The
+ * same eventId of another tenant or agent is another step (ids are the agents' own): it is kept.
+ */
 function onceEach(steps: StepEvent[]): StepEvent[] {
   const seen = new Set<string>();
-  return steps.filter((s) => !seen.has(s.eventId) && seen.add(s.eventId));
+  return steps.filter((s) => {
+    const key = compositeKey(s.tenantId, s.agentId, s.eventId);
+    return !seen.has(key) && seen.add(key);
+  });
 }
 
 function distinctMaps(maps: ReadonlyArray<CognitiveMap | undefined>): CognitiveMap[] {
