@@ -44,6 +44,8 @@ export const INTERNAL_CHECKS: Record<string, Check> = {
     envelope('wayfinder.map.v1')(v) ?? requireIds(v, ['taskId']) ?? (Array.isArray(v.milestones) && typeof v.version === 'number' ? null : 'milestones, version: required'),
   'wayfinder.localized.v1': (v) =>
     envelope('wayfinder.localized.v1')(v) ?? stepShape(v.step) ?? (isObject(v.position) && Array.isArray(v.position.completed) ? null : 'position: must be an object with completed[]'),
+  'wayfinder.detected.v1': (v) =>
+    envelope('wayfinder.detected.v1')(v) ?? requireIds(v, ['agentId']) ?? (v.step === undefined ? null : stepShape(v.step)) ?? (Array.isArray(v.deviations) ? null : 'deviations: must be an array'),
   'wayfinder.deviations.v1': agentEvent('wayfinder.deviation.v1', (v) =>
     typeof v.detector === 'string' && (v.level === 'warning' || v.level === 'critical') && isSeq(v.atSeq) && isSeq(v.loopStartSeq) && isObject(v.evidence)
       ? null

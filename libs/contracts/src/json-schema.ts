@@ -6,7 +6,7 @@
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import type { z } from 'zod';
 import { CognitiveMap, TaskSpec } from './task';
-import { Correction, Deviation, Escalation, LocalizedStep } from './navigation';
+import { Correction, DetectedStep, Deviation, Escalation, LocalizedStep } from './navigation';
 import { StepEvent } from './step';
 import { TenantPolicy } from './policy';
 import { AgentControl } from './control';
@@ -20,6 +20,7 @@ export const EVENT_SCHEMAS: Record<string, z.ZodTypeAny> = {
   'wayfinder.map.v1': CognitiveMap,
   'wayfinder.localized.v1': LocalizedStep,
   'wayfinder.deviation.v1': Deviation,
+  'wayfinder.detected.v1': DetectedStep,
   'wayfinder.correction.v1': Correction,
   'wayfinder.escalation.v1': Escalation,
   'wayfinder.policy.v1': TenantPolicy,

@@ -10,6 +10,7 @@ export const LOCALIZED_SCHEMA = 'wayfinder.localized.v1' as const;
 export const DEVIATION_SCHEMA = 'wayfinder.deviation.v1' as const;
 export const CORRECTION_SCHEMA = 'wayfinder.correction.v1' as const;
 export const ESCALATION_SCHEMA = 'wayfinder.escalation.v1' as const;
+export const DETECTED_SCHEMA = 'wayfinder.detected.v1' as const;
 
 export const Position = z.object({
   milestoneId: Id.nullable(),
@@ -103,6 +104,21 @@ export const Deviation = z.object({
   message: z.string().max(4096),
 });
 export type Deviation = z.infer<typeof Deviation>;
+
+/**
+ * `wayfinder.detected.v1`: what the detector worker hands the correction engine when the stages run as
+ * separate services — a localized step with the deviations it caused, one message, so the ladder sees the
+ * step before its deviations as the Navigator does (two topics read side by side would not keep that
+ * order). A timer's deviations (stagnation) come without a step.
+ */
+export const DetectedStep = z.object({
+  ...envelope(DETECTED_SCHEMA),
+  agentId: Id,
+  step: StepEvent.optional(),
+  position: Position.optional(),
+  deviations: z.array(Deviation),
+});
+export type DetectedStep = z.infer<typeof DetectedStep>;
 
 export const Severity = z.enum(['mild', 'moderate', 'severe', 'critical']);
 export type Severity = z.infer<typeof Severity>;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CognitiveMap, TaskSpec } from './task';
-import { Correction, Deviation, Escalation, LocalizedStep } from './navigation';
+import { Correction, DetectedStep, Deviation, Escalation, LocalizedStep } from './navigation';
 import { StepEvent } from './step';
 import { fastStepEvent } from './step-fast-path';
 import { TenantPolicy } from './policy';
@@ -44,13 +44,15 @@ export const TOPICS = {
   'wayfinder.steps.v1': topic({ name: 'wayfinder.steps.v1', schema: StepEvent, key: 'agent', partitions: 12, compacted: false, retentionMs: 3 * DAY, source: 'edge' }),
   'wayfinder.localized.v1': topic({ name: 'wayfinder.localized.v1', schema: LocalizedStep, key: 'agent', partitions: 12, compacted: false, retentionMs: 1 * DAY, source: 'internal' }),
   'wayfinder.deviations.v1': topic({ name: 'wayfinder.deviations.v1', schema: Deviation, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'internal' }),
+  // Separate services only: a localized step and its deviations, from the detector worker to the correction engine.
+  'wayfinder.detected.v1': topic({ name: 'wayfinder.detected.v1', schema: DetectedStep, key: 'agent', partitions: 12, compacted: false, retentionMs: 1 * DAY, source: 'internal' }),
   'wayfinder.corrections.v1': topic({ name: 'wayfinder.corrections.v1', schema: Correction, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'internal' }),
   'wayfinder.escalations.v1': topic({ name: 'wayfinder.escalations.v1', schema: Escalation, key: 'agent', partitions: 3, compacted: false, retentionMs: 30 * DAY, source: 'internal' }),
   // Corrections a shadow-mode tenant's agents would have received (never sent to them).
   'wayfinder.would-send.v1': topic({ name: 'wayfinder.would-send.v1', schema: Correction, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'internal' }),
   'wayfinder.suppressions.v1': topic({ name: 'wayfinder.suppressions.v1', schema: Suppression, key: 'agent', partitions: 1, compacted: true, retentionMs: -1, source: 'edge' }),
   'wayfinder.policies.v1': topic({ name: 'wayfinder.policies.v1', schema: TenantPolicy, key: 'tenant', partitions: 1, compacted: true, retentionMs: -1, source: 'edge' }),
-  // Same partition count and key as the localized steps and deviations: a control reaches the
+  // Same partition count and key as the detected steps: a control reaches the
   // correction-engine instance that holds the agent's ladder (co-partitioned assignment).
   'wayfinder.controls.v1': topic({ name: 'wayfinder.controls.v1', schema: AgentControl, key: 'agent', partitions: 12, compacted: false, retentionMs: 7 * DAY, source: 'edge' }),
   // Dynamic anchors: proposals (state-localizer) and decisions (gateway) for the task-parser to apply.

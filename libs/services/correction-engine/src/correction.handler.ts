@@ -1,13 +1,14 @@
 /**
- * correction-engine (DESIGN §3, §5.4): deviations in, corrections and escalations out. It also reads the
- * localized steps, which tell it whether a corrected agent progressed (self-heal) and where the last
+ * correction-engine (DESIGN §3, §5.4): deviations in, corrections and escalations out. It reads them with
+ * the localized steps that caused them (wayfinder.detected.v1, from the detector worker: each step before
+ * its deviations), which tell it whether a corrected agent progressed (self-heal) and where the last
  * verified milestone is (rollback target). Detectors detect; this service decides. Every agent's ladder
  * (rungs, limits used, freeze flag, checkpoint) is durable (DESIGN §7): restored before a batch that
  * touches it, written back before the batch is committed, evicted when idle.
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { positionOnMap, type AgentControl, type CognitiveMap, type Correction, type Deviation, type Escalation, type LocalizedStep } from '@wayfinder/contracts';
+import { positionOnMap, type AgentControl, type CognitiveMap, type Correction, type DetectedStep, type Deviation, type Escalation, type Position, type StepEvent } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
 import { CorrectionEngine } from '@wayfinder/correction';
@@ -65,8 +66,8 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
         this.logger.warn(`unreadable correction state of ${JSON.stringify(agent.tenantId)}/${JSON.stringify(agent.agentId)} (${(error as Error).message}): its ladder starts over`),
     });
     if (settings?.groupIdOf) {
-      // Localized steps and deviations are co-partitioned (same key, same partition count): one set of partitions.
-      dropStateOfRevokedPartitions(bus, settings.groupIdOf('correction-engine'), 'wayfinder.localized.v1', this.states, undefined, (error) =>
+      // Detected steps, deviations and controls are co-partitioned (same key, same partition count): one set of partitions.
+      dropStateOfRevokedPartitions(bus, settings.groupIdOf('correction-engine'), 'wayfinder.detected.v1', this.states, undefined, (error) =>
         this.logger.error(`dropping the state of revoked partitions failed: ${(error as Error).message ?? String(error)}`),
       );
     }
@@ -102,32 +103,44 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** Whole batches: the ladder only needs to see each step, and one Nest call per batch is cheaper. */
-  @BatchEventPattern('wayfinder.localized.v1')
-  async onLocalized(@Payload() batch: LocalizedStep[], @Ctx() ctx?: BusBatchContext): Promise<void> {
-    this.metrics.stepsProcessed(batch.map((l) => l.step), 'correction-engine');
-    const maps = await Promise.all(batch.map(({ step }) => this.maps.get(step.tenantId, step.taskId)));
-    await this.states.run(
-      distinctAgents(batch, (l) => l.step),
-      () => {
-        batch.forEach(({ step, position }, i) => {
-          const before = this.engine.stats();
-          this.ladder.onStep(step, positionOnMap(position), maps[i]);
-          this.metrics.selfHealBetween(step.tenantId, before, this.engine.stats());
-        });
-      },
+  /**
+   * What the detector worker decided, step by step (wayfinder.detected.v1): each step goes to the ladder
+   * (self-heal, checkpoints) before the deviations it caused, as in the Navigator. One publish of
+   * corrections and one of escalations per batch.
+   */
+  @BatchEventPattern('wayfinder.detected.v1')
+  async onDetected(@Payload() batch: DetectedStep[], @Ctx() ctx?: BusBatchContext): Promise<void> {
+    const steps = batch.flatMap((d) => (d.step ? [d.step] : []));
+    this.metrics.stepsProcessed(steps, 'correction-engine');
+    const maps = await Promise.all(batch.map((d) => (d.step ? this.maps.get(d.step.tenantId, d.step.taskId) : d.deviations[0] && this.maps.get(d.tenantId, d.deviations[0].taskId))));
+    await this.decide(
+      batch.map((d, i) => ({ ...d, map: maps[i] })),
       partitionOf(ctx),
     );
   }
 
   /**
-   * One publish of corrections and one of escalations per batch. A redelivered deviation (its batch failed
-   * before) gets its first decision again, published again with the same event ids in case that publish
-   * was what failed; decisions are counted once, when first made.
+   * Cross-agent cycles, decided by the tenant's one delegation graph (DelegationsHandler), come on
+   * wayfinder.deviations.v1 with no step of their own; every other deviation comes with its step on
+   * wayfinder.detected.v1.
    */
   @BatchEventPattern('wayfinder.deviations.v1')
   async onDeviations(@Payload() batch: Deviation[], @Ctx() ctx?: BusBatchContext): Promise<void> {
-    const maps = await Promise.all(batch.map((d) => this.maps.get(d.tenantId, d.taskId)));
+    const across = batch.filter((d) => d.detector === 'cross_agent_cycle');
+    if (across.length === 0) return;
+    const maps = await Promise.all(across.map((d) => this.maps.get(d.tenantId, d.taskId)));
+    await this.decide(across.map((d, i) => ({ tenantId: d.tenantId, agentId: d.agentId, deviations: [d], map: maps[i] })), partitionOf(ctx));
+  }
+
+  /**
+   * The ladder's decisions on a batch, in order. A redelivered deviation (its batch failed before) gets its
+   * first decision again, published again with the same event ids in case that publish was what failed;
+   * decisions are counted once, when first made.
+   */
+  private async decide(
+    batch: ReadonlyArray<{ tenantId: string; agentId: string; step?: StepEvent; position?: Position; deviations: readonly Deviation[]; map: CognitiveMap | undefined }>,
+    partition: number,
+  ): Promise<void> {
     // Shadow-mode tenants (policy `shadow: true`): decided and recorded as would-send, never sent or escalated.
     const shadow = (tenantId: string) => this.policies.tenant(tenantId)?.shadow === true;
     await this.states.run(
@@ -136,18 +149,25 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
         const corrections: Correction[] = [];
         const escalations: Escalation[] = [];
         const counted: Array<() => void> = [];
-        batch.forEach((deviation, i) => {
-          const before = this.engine.stats();
-          const decided = this.ladder.onDeviation(deviation, maps[i]);
-          this.metrics.selfHealBetween(deviation.tenantId, before, this.engine.stats());
-          corrections.push(...decided.corrections);
-          escalations.push(...decided.escalations);
-          if (decided.replayed) return;
-          counted.push(() => {
-            for (const correction of decided.corrections) this.metrics.correction(correction, deviation);
-            for (const escalation of decided.escalations) this.metrics.escalation(escalation);
-          });
-        });
+        for (const { step, position, deviations, map } of batch) {
+          if (step && position) {
+            const before = this.engine.stats();
+            this.ladder.onStep(step, positionOnMap(position), map);
+            this.metrics.selfHealBetween(step.tenantId, before, this.engine.stats());
+          }
+          for (const deviation of deviations) {
+            const before = this.engine.stats();
+            const decided = this.ladder.onDeviation(deviation, map);
+            this.metrics.selfHealBetween(deviation.tenantId, before, this.engine.stats());
+            corrections.push(...decided.corrections);
+            escalations.push(...decided.escalations);
+            if (decided.replayed) continue;
+            counted.push(() => {
+              for (const correction of decided.corrections) this.metrics.correction(correction, deviation);
+              for (const escalation of decided.escalations) this.metrics.escalation(escalation);
+            });
+          }
+        }
         const sent = corrections.filter((c) => !shadow(c.tenantId));
         const withheld = corrections.filter((c) => shadow(c.tenantId));
         const escalated = escalations.filter((e) => !shadow(e.tenantId));
@@ -157,7 +177,7 @@ export class CorrectionHandler implements OnModuleInit, OnModuleDestroy {
         // Counted once published: a failed batch is decided again from the stored state and counted then.
         for (const count of counted) count();
       },
-      partitionOf(ctx),
+      partition,
     );
   }
 }

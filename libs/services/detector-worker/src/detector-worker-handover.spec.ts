@@ -28,7 +28,7 @@ class MapStateStore implements DetectorStateStore {
 const policy = resolvePolicy({ profile: 'openclaw' });
 
 function worker(store: DetectorStateStore, sink: Deviation[]): DetectorWorker {
-  return new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), store, async (d) => void sink.push(...d));
+  return new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), store, async (d) => void sink.push(...d.flatMap((x) => x.deviations)));
 }
 
 /** The same read returning the same content: generic_repeat warns at the 11th call. */
@@ -84,7 +84,7 @@ describe('detector worker handover', () => {
     store.entries.set('t1/a3', { version: 5, state: new Uint8Array([1, 2, 3, 4, 5]) });
     const emitted: Deviation[] = [];
     const unreadable: AgentRef[] = [];
-    const restarted = new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), store, async (d) => void emitted.push(...d), (agent) => void unreadable.push(agent));
+    const restarted = new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), store, async (d) => void emitted.push(...d.flatMap((x) => x.deviations)), (agent) => void unreadable.push(agent));
     await restarted.handleBatch(loop('a3', 12));
     expect(unreadable).toEqual([{ tenantId: 't1', agentId: 'a3' }]);
     // Detection started from an empty history: the loop is still caught, at the count a fresh agent has.

@@ -7,6 +7,9 @@
  * redelivered step already applied is skipped by the engine (seq/eventId). At most three round trips
  * per batch, none per event.
  *
+ * The deviations are handed to `publish` with the step that caused them (`Detected`), in step order: the
+ * correction engine, when it runs as a service of its own, reads them so (wayfinder.detected.v1).
+ *
  * Semantic embedders (DESIGN §5.6): after the restore and right before the synchronous detector loop,
  * the batch's texts are embedded in one prefetch (`prepare`), so no other batch can run in between and
  * evict them from the cache before the detectors read them.
@@ -15,6 +18,12 @@ import { positionOnMap, type Deviation, type LocalizedStep } from '@wayfinder/co
 import type { DetectionEngine } from '@wayfinder/detection';
 import { DurableAgentStates, distinctAgents, type DurableAgentStatesOptions } from '@wayfinder/service-core';
 import type { AgentRef, DetectorStateStore } from './detector-state.store';
+
+/** A localized step and the deviations it caused; a timer's deviations come without a step. */
+export interface Detected {
+  readonly localized?: LocalizedStep;
+  readonly deviations: Deviation[];
+}
 
 /** Timer deviations kept for the next tick while the broker does not take them. */
 const MAX_UNSENT = 10_000;
@@ -26,7 +35,7 @@ export class DetectorWorker {
   constructor(
     readonly engine: DetectionEngine,
     store: DetectorStateStore | undefined,
-    private readonly publish: (deviations: Deviation[]) => Promise<void>,
+    private readonly publish: (detected: Detected[]) => Promise<void>,
     /** Told when an agent's stored state cannot be read (its detection starts over). */
     onUnreadableState?: (agent: AgentRef) => void,
     options: Omit<DurableAgentStatesOptions, 'onUnreadable'> = {},
@@ -41,11 +50,14 @@ export class DetectorWorker {
     const agents = distinctAgents(batch, (l) => l.step);
     return this.states.run(agents, async () => {
       if (this.prepare) await this.prepare(batch);
+      const detected: Detected[] = [];
       const deviations: Deviation[] = [];
-      for (const { step, position } of batch) {
-        for (const d of this.engine.onStep(step, positionOnMap(position))) deviations.push(d);
+      for (const localized of batch) {
+        const caused = this.engine.onStep(localized.step, positionOnMap(localized.position));
+        detected.push({ localized, deviations: caused });
+        deviations.push(...caused);
       }
-      if (deviations.length > 0) await this.publish(deviations);
+      await this.publish(detected);
       return deviations;
     }, partition);
   }
@@ -61,7 +73,7 @@ export class DetectorWorker {
     const deviations = this.unsent.length > 0 ? [...this.unsent.splice(0), ...fresh] : fresh;
     if (deviations.length === 0) return deviations;
     try {
-      await this.publish(deviations);
+      await this.publish(deviations.map((d) => ({ deviations: [d] })));
     } catch (error) {
       this.unsent.push(...deviations.slice(-MAX_UNSENT));
       throw error;

@@ -34,7 +34,7 @@ describe('a batch whose publish failed', () => {
         failNext = false;
         throw new Error('broker unreachable');
       }
-      emitted.push(...d);
+      emitted.push(...d.flatMap((x) => x.deviations));
     });
     const steps = loop('a1', 12);
     await worker.handleBatch(steps.slice(0, 16));
@@ -42,7 +42,7 @@ describe('a batch whose publish failed', () => {
     await expect(worker.handleBatch(steps.slice(16))).rejects.toThrow('broker unreachable');
     await worker.handleBatch(steps.slice(16)); // the bus retries the batch
     const reference: Deviation[] = [];
-    await new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), undefined, async (d) => void reference.push(...d)).handleBatch(steps);
+    await new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), undefined, async (d) => void reference.push(...d.flatMap((x) => x.deviations))).handleBatch(steps);
     expect(reference.length).toBeGreaterThan(0);
     expect(emitted.map((d) => d.eventId)).toEqual(reference.map((d) => d.eventId));
   });

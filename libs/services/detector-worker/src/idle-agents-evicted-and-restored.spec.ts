@@ -30,7 +30,7 @@ describe('idle agents', () => {
     let now = 0;
     const emitted: Deviation[] = [];
     const engine = new DetectionEngine({ policyFor: () => ({ policy }) });
-    const worker = new DetectorWorker(engine, new InMemoryAgentStateStore(), async (d) => void emitted.push(...d), undefined, { idleTtlMs: 1_000, now: () => now });
+    const worker = new DetectorWorker(engine, new InMemoryAgentStateStore(), async (d) => void emitted.push(...d.flatMap((x) => x.deviations)), undefined, { idleTtlMs: 1_000, now: () => now });
     const steps = loop('a1', 12);
     await worker.handleBatch(steps.slice(0, 10));
     await worker.handleBatch(loop('a2', 1));

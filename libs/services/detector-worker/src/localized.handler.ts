@@ -1,12 +1,13 @@
 /**
  * detector-worker (DESIGN §3, §5.3, §7): runs every detector on the localized steps of the agents whose
- * partitions this process owns and publishes the deviations. Batches are handled whole (DetectorWorker):
+ * partitions this process owns and publishes the deviations, and each step with its deviations for the
+ * correction engine (wayfinder.detected.v1). Batches are handled whole (DetectorWorker):
  * state restored from the store when another worker touched an agent since, deviations published, state
  * written back — then the bus commits. Time-based stagnation runs on a timer.
  */
 import { Controller, Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { positionOnMap, type CognitiveMap, type DelegationSignal, type Deviation, type LocalizedStep, type Suppression } from '@wayfinder/contracts';
+import { DETECTED_SCHEMA, positionOnMap, type CognitiveMap, type DetectedStep, type DelegationSignal, type Deviation, type LocalizedStep, type Suppression } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
 import { DelegationSignaller, DetectionEngine, plugInDetectors } from '@wayfinder/detection';
@@ -15,7 +16,7 @@ import { SuppressionBook } from '@wayfinder/history';
 import { BUS, CLOCK, dropStateOfRevokedPartitions, EMBEDDER, MAP_STORE, MapCache, PeriodicTask, POLICY_BOOK, STATE_SETTINGS, VECTORS, type MapStore, type PolicyBook, type StateSettings } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { DETECTOR_STATE_STORE, type DetectorStateStore } from './detector-state.store';
-import { DetectorWorker } from './detector-worker';
+import { DetectorWorker, type Detected } from './detector-worker';
 
 export const STAGNATION_TICK_MS = 1_000;
 
@@ -59,7 +60,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     this.worker = new DetectorWorker(
       this.engine,
       stateStore,
-      (deviations) => this.publishDeviations(deviations),
+      (detected) => this.publishDetected(detected),
       (agent) => this.logger.warn(`unreadable detector state of ${JSON.stringify(agent.tenantId)}/${JSON.stringify(agent.agentId)}: its detection starts over`),
       {
         idleTtlMs: settings?.idleTtlMs,
@@ -124,11 +125,24 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     this.suppressions.apply(suppression);
   }
 
-  private async publishDeviations(deviations: Deviation[]): Promise<void> {
+  /**
+   * The deviations (but the suppressed) on wayfinder.deviations.v1 for every reader, and each step with its
+   * deviations on wayfinder.detected.v1 for the correction engine (the ladder sees a step before its deviations).
+   */
+  private async publishDetected(detected: Detected[]): Promise<void> {
     const now = this.clock.now();
-    const kept = this.suppressions.size === 0 ? deviations : deviations.filter((d) => !this.suppressions.suppresses(d, now));
-    if (kept.length > 0) await this.bus.publish('wayfinder.deviations.v1', kept);
+    const kept = (deviations: Deviation[]) => (this.suppressions.size === 0 ? deviations : deviations.filter((d) => !this.suppressions.suppresses(d, now)));
+    const deviations = kept(detected.flatMap((d) => d.deviations));
+    if (deviations.length > 0) await this.bus.publish('wayfinder.deviations.v1', deviations);
+    const messages: DetectedStep[] = [];
+    for (const { localized, deviations } of detected) {
+      const caused = kept(deviations);
+      if (localized) messages.push({ schema: DETECTED_SCHEMA, eventId: localized.eventId, tenantId: localized.tenantId, ts: localized.ts, agentId: localized.step.agentId, step: localized.step, position: localized.position, deviations: caused });
+      else if (caused.length > 0) messages.push({ schema: DETECTED_SCHEMA, eventId: `${caused[0].eventId}:detected`.slice(0, 128), tenantId: caused[0].tenantId, ts: caused[0].ts, agentId: caused[0].agentId, deviations: caused });
+    }
+    if (messages.length > 0) await this.bus.publish('wayfinder.detected.v1', messages);
   }
+
 
   @EventPattern('wayfinder.maps.v1')
   onMap(@Payload() map: CognitiveMap): void {

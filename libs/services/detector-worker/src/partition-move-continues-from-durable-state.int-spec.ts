@@ -61,7 +61,7 @@ describe(`a partition that moves between detector workers (${kafkaClientUnderTes
   const member = (name: string): Member => {
     const store = new RedisAgentStateStore(redis, 'detector', { namespace: prefix, ttlMs: 600_000 });
     const bus = createKafkaBus(kafkaClientUnderTest(), { brokers, topicPrefix: prefix, clientId: name, sessionTimeoutMs: 6_000, heartbeatIntervalMs: 300, log: () => undefined });
-    const worker = new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), store, async (d) => void deviations.push(...d));
+    const worker = new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), store, async (d) => void deviations.push(...d.flatMap((x) => x.deviations)));
     const m: Member = { name, bus, worker, held: [], handled: 0, partitionOf: new Map(), dropped: 0 };
     bus.subscribe(TOPIC, async (batch) => {
       await worker.handleBatch(batch.map((d) => d.payload), batch[0].partition);

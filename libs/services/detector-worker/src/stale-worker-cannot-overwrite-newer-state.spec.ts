@@ -30,7 +30,7 @@ function polls(tenantId: string, agentId: string, from: number, calls: number): 
 }
 
 function worker(store: InMemoryAgentStateStore, emitted: Deviation[], options: ConstructorParameters<typeof DetectorWorker>[4] = {}): DetectorWorker {
-  return new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), store, async (d) => void emitted.push(...d), undefined, options);
+  return new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), store, async (d) => void emitted.push(...d.flatMap((x) => x.deviations)), undefined, options);
 }
 
 describe('versioned per-agent state', () => {
@@ -42,7 +42,7 @@ describe('versioned per-agent state', () => {
     const b = worker(store, fromB);
     // While A's batch is in flight (restored, not yet written), the partition moves and B handles the agent.
     let meanwhile: (() => Promise<unknown>) | undefined;
-    const a = new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), store, async (d) => void fromA.push(...d), undefined, { onConflict: (agents) => conflicts.push(...agents.map((x) => x.agentId)) }, async () => {
+    const a = new DetectorWorker(new DetectionEngine({ policyFor: () => ({ policy }) }), store, async (d) => void fromA.push(...d.flatMap((x) => x.deviations)), undefined, { onConflict: (agents) => conflicts.push(...agents.map((x) => x.agentId)) }, async () => {
       const run = meanwhile;
       meanwhile = undefined;
       if (run) await run();

@@ -1,8 +1,8 @@
 /**
  * Issue #28's acceptance on the broker: every conformance case and a generated fleet of loops, drifts and
- * healthy agents, published to wayfinder.steps.v1, give the Kafka runtime's one-pass navigator exactly the
- * deviations and corrections (ids, seqs, rungs, texts) a replay through the domain's Navigator gives, and the
- * separate stage services the same deviations (after the state localizer’s hold of steps whose task has no map) (what `wayfinder replay` and the SDK guard run; the guard and the
+ * healthy agents, published to wayfinder.steps.v1, give the Kafka runtime — the one-pass navigator and the
+ * separate stage services — exactly the deviations and corrections (ids, seqs, rungs, texts) a replay
+ * through the domain's Navigator gives (what `wayfinder replay` and the SDK guard run; the guard and the
  * embedded runtime are compared on the same files in libs/sdk/src/guard/guard-matches-fleet.spec.ts).
  */
 import type { Correction, Deviation } from '@wayfinder/contracts';
@@ -114,8 +114,8 @@ const FILES: Array<[string, () => StepFile]> = [
   ['fleet', () => generatedFleetSteps()],
 ];
 
-describe('the Kafka runtime decides as a replay does', () => {
-  it.each(FILES)('one-pass, on the %s steps: the same deviations and corrections', async (name, input) => {
+describe('the Kafka runtime, one-pass and separate, decides as a replay does', () => {
+  it.each(FILES)('on the %s steps: the same deviations and corrections', async (name, input) => {
     const brokers = await requireKafka();
     const file = input();
     const replay = await replayed(file);
@@ -123,17 +123,8 @@ describe('the Kafka runtime decides as a replay does', () => {
     const onePass = await onKafka(brokers, 'one-pass', name, file);
     expect(onePass.deviations).toEqual(replay.deviations);
     expect(onePass.corrections).toEqual(replay.corrections);
-  }, 300_000);
-
-  // The separate services detect alike (the detector worker reads a position as the Navigator does:
-  // positionOnMap). Their corrections are not compared: the correction engine reads localized steps and
-  // deviations from two topics, so its ladder does not always see a step before the deviations it causes
-  // (drift's hints come late or not at all) — open in issue #28.
-  it.each(FILES)('separate services, on the %s steps: the same deviations', async (name, input) => {
-    const brokers = await requireKafka();
-    const file = input();
-    const replay = await replayed(file);
     const separate = await onKafka(brokers, 'separate', name, file);
     expect(separate.deviations).toEqual(replay.deviations);
+    expect(separate.corrections).toEqual(replay.corrections);
   }, 300_000);
 });

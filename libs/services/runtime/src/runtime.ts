@@ -74,7 +74,7 @@ const CONSUMED: Record<StreamService, string[]> = {
   navigator: ['wayfinder.steps.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1', 'wayfinder.controls.v1', 'wayfinder.suppressions.v1', 'wayfinder.deviations.v1', 'wayfinder.delegations.v1'],
   'state-localizer': ['wayfinder.steps.v1', 'wayfinder.maps.v1'],
   'detector-worker': ['wayfinder.localized.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1', 'wayfinder.delegations.v1', 'wayfinder.suppressions.v1'],
-  'correction-engine': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.controls.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
+  'correction-engine': ['wayfinder.detected.v1', 'wayfinder.deviations.v1', 'wayfinder.controls.v1', 'wayfinder.maps.v1', 'wayfinder.policies.v1'],
   'history-recorder': ['wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.corrections.v1', 'wayfinder.escalations.v1', 'wayfinder.would-send.v1'],
   'escalation-notifier': ['wayfinder.escalations.v1', 'wayfinder.policies.v1'],
 };
@@ -123,7 +123,7 @@ const HOT_OUTPUTS: Partial<Record<ServiceName, TopicName[]>> = {
   gateway: ['wayfinder.steps.v1'],
   navigator: ['wayfinder.corrections.v1', 'wayfinder.escalations.v1', 'wayfinder.deviations.v1', 'wayfinder.localized.v1', 'wayfinder.delegations.v1'],
   'state-localizer': ['wayfinder.localized.v1'],
-  'detector-worker': ['wayfinder.deviations.v1'],
+  'detector-worker': ['wayfinder.deviations.v1', 'wayfinder.detected.v1'],
   'correction-engine': ['wayfinder.corrections.v1', 'wayfinder.escalations.v1'],
 };
 

@@ -1,11 +1,10 @@
 /**
  * Test wiring: the four service handlers connected by a synchronous in-memory router standing in for the
  * bus, so a replayed scenario runs deterministically through the real handler code (and the telemetry
- * calls in it). The correction engine sees each localized step before the deviations it triggered, as
- * it would from its partitions in order.
+ * calls in it). The correction engine reads each step with the deviations it triggered (wayfinder.detected.v1).
  */
 import type { Bus } from '@wayfinder/bus';
-import type { CognitiveMap, Correction, Deviation, Escalation, LocalizedStep, StepEvent, TaskSpec } from '@wayfinder/contracts';
+import type { CognitiveMap, Correction, DetectedStep, Deviation, Escalation, LocalizedStep, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { CorrectionHandler } from '@wayfinder/service-correction-engine';
 import { InMemoryMapStore, PolicyBook } from '@wayfinder/service-core';
@@ -33,8 +32,9 @@ export function routedHandlers(): RoutedHandlers {
       for (const payload of payloads) {
         if (topic === 'wayfinder.localized.v1') {
           published.localized.push(payload as LocalizedStep);
-          await handlers.corrections.onLocalized([payload as LocalizedStep]);
           await handlers.detector.onLocalized([payload as LocalizedStep]);
+        } else if (topic === 'wayfinder.detected.v1') {
+          await handlers.corrections.onDetected([payload as DetectedStep]);
         } else if (topic === 'wayfinder.deviations.v1') {
           published.deviations.push(payload as Deviation);
           await handlers.corrections.onDeviations([payload as Deviation]);

@@ -4,7 +4,7 @@
  * hint — to the checkpoint it had (not "discard everything"), and no hint is repeated: the corrections
  * are exactly those of one uninterrupted engine.
  */
-import type { Correction, Deviation, LocalizedStep, Position, StepEvent } from '@wayfinder/contracts';
+import type { Correction, DetectedStep, Deviation, LocalizedStep, Position, StepEvent } from '@wayfinder/contracts';
 import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { CorrectionEngine } from '@wayfinder/correction';
 import { resolvePolicy } from '@wayfinder/detection';
@@ -26,6 +26,14 @@ function deviation(agentId: string, atSeq: number): Deviation {
     schema: 'wayfinder.deviation.v1', eventId: `${agentId}-d${atSeq}`, tenantId: TENANT, ts, agentId, taskId: 'job', runId: 'r1', detector: 'generic_repeat', level: 'warning',
     count: 11, atSeq, loopStartSeq: 0, evidence: { tool: 'web_search', args: { q: 'acme pricing' }, argsHash: 'h1' }, message: `repeat at ${atSeq}`,
   };
+}
+
+/** What the detector worker hands the correction engine: the steps up to `atSeq`, the last with its deviation. */
+function detected(agentId: string, seqs: number[], atSeq: number): DetectedStep[] {
+  return seqs.map((seq) => {
+    const { step: s, position } = step(agentId, seq);
+    return { schema: 'wayfinder.detected.v1', eventId: s.eventId, tenantId: TENANT, ts, agentId, step: s, position, deviations: seq === atSeq ? [deviation(agentId, atSeq)] : [] };
+  });
 }
 
 describe('chaos: the correction engine killed in the middle of a ladder', () => {
@@ -54,18 +62,14 @@ describe('chaos: the correction engine killed in the middle of a ladder', () => 
   it('resumes the ladder at the next rung with the checkpoint it had, repeating no hint', async () => {
     engine = startServiceProcess('correction-engine', env, 'chaos-ce-1');
     await engine.ready;
-    await bus.publish('wayfinder.localized.v1', AGENTS.flatMap((a) => Array.from({ length: 11 }, (_, seq) => step(a, seq))));
-    await new Promise((r) => setTimeout(r, 1_500)); // the steps are read before the deviation that follows them
-    await bus.publish('wayfinder.deviations.v1', AGENTS.map((a) => deviation(a, 10)));
+    await bus.publish('wayfinder.detected.v1', AGENTS.flatMap((a) => detected(a, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 10)));
     await until(() => AGENTS.every((a) => seen.some((c) => c.agentId === a && c.action === 'hint')), 30_000, 'a hint for every agent');
 
     engine.child.kill('SIGKILL');
     await engine.exited;
     engine = startServiceProcess('correction-engine', env, 'chaos-ce-2');
     await engine.ready;
-    await bus.publish('wayfinder.localized.v1', AGENTS.flatMap((a) => [11, 12, 13].map((seq) => step(a, seq))));
-    await new Promise((r) => setTimeout(r, 1_500));
-    await bus.publish('wayfinder.deviations.v1', AGENTS.map((a) => deviation(a, 13)));
+    await bus.publish('wayfinder.detected.v1', AGENTS.flatMap((a) => detected(a, [11, 12, 13], 13)));
     await until(() => AGENTS.every((a) => seen.some((c) => c.agentId === a && c.action !== 'hint')), 60_000, 'the next correction of every agent');
     await new Promise((r) => setTimeout(r, 1_000));
 
