@@ -104,7 +104,7 @@ describe('one trace from step to correction over Kafka', () => {
     const traceId = traceIdOf(correction.headers)!;
     const inTrace = spans.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
     const hops = new Set(inTrace.filter((s) => s.name.endsWith(' event')).map((s) => s.attributes[SPAN_ATTRIBUTES.destination]));
-    expect(hops).toEqual(new Set(['wayfinder.steps.v1', 'wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.corrections.v1']));
+    expect(hops).toEqual(new Set(['wayfinder.steps.v1', 'wayfinder.localized.v1', 'wayfinder.deviations.v1', 'wayfinder.detected.v1', 'wayfinder.corrections.v1']));
     for (const span of inTrace.filter((s) => s.name.endsWith(' event'))) expect(span.attributes[SPAN_ATTRIBUTES.agentId]).toBe(agentId);
   });
 
