@@ -15,7 +15,7 @@ import { loadConfig } from '@wayfinder/config';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the acceptance test runs the fleet itself, to compare the guard with it
 import { startServices } from '@wayfinder/service-runtime';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the same step files every runtime is checked on
-import { conformanceSteps, generatedFleetSteps } from '@wayfinder/testing';
+import { conformanceSteps, demoFleetSteps, generatedFleetSteps } from '@wayfinder/testing';
 import { GuardTransport } from './guard-transport';
 
 const CLI_FIXTURES = path.resolve(__dirname, '../../../../apps/cli/src/commands/fixtures');
@@ -87,10 +87,11 @@ describe('the SDK guard and the fleet', () => {
   it.each([
     ['the conformance cases', () => conformanceSteps()],
     ['a generated fleet of loops, drifts and healthy agents', () => generatedFleetSteps()],
+    ["the demo fleet's steps", () => demoFleetSteps()],
   ])('give identical corrections for %s', async (_name, input) => {
-    // The separate stage services do not: embedded they hold steps of a task with no map for 5 s (the
-    // conformance cases post none), and their correction engine may read a deviation before the localized
-    // step that caused it (two topics), so a hint can miss the milestone. One pass has neither.
+    // One pass, embedded. The separate stage services are compared with a replay on the broker
+    // (conformance-and-fleet-same-decisions-on-kafka.int-spec.ts): their localizer holds steps of a task
+    // with no map on a timer (the conformance cases post none), which a step-by-step settle does not wait for.
     const { tasks, steps } = input();
     const guard = await throughGuard(tasks, steps);
     const onePass = await throughFleet(tasks, steps);

@@ -13,7 +13,7 @@ import { embedderChoices, PolicyBook, PROFILES } from '@wayfinder/detection';
 import { createEmbeddingCache } from '@wayfinder/onnx-embedders';
 import { parseTask } from '@wayfinder/cognitive-map';
 import { createNavigator } from '@wayfinder/navigation';
-import { conformanceSteps, generatedFleetSteps, requireKafka, uniqueTestName, until, type StepFile } from '@wayfinder/testing';
+import { conformanceSteps, demoFleetSteps, generatedFleetSteps, requireKafka, uniqueTestName, until, type StepFile } from '@wayfinder/testing';
 import { LOCALIZER_HOLD } from '@wayfinder/service-state-localizer';
 import { startServices } from './runtime';
 
@@ -112,6 +112,7 @@ async function onKafka(brokers: string[], pipeline: 'one-pass' | 'separate', nam
 const FILES: Array<[string, () => StepFile]> = [
   ['conformance', conformanceSteps],
   ['fleet', () => generatedFleetSteps()],
+  ['demo-fleet', () => demoFleetSteps()],
 ];
 
 describe('the Kafka runtime, one-pass and separate, decides as a replay does', () => {
