@@ -17,7 +17,8 @@ const step: StepEvent = {
   ts: '2026-01-01T00:00:00.000Z', kind: 'compaction', compaction: { reason: 'x' },
 };
 
-it('holds a mapless step until the injected clock passes the hold timeout', async () => {
+/** The state localizer on a manual clock, with what it publishes on the localized topic. */
+async function localizerOnManualClock() {
   const clock = new ManualClock(1_000_000);
   const bus = new InProcessBus();
   const published: LocalizedStep[] = [];
@@ -32,8 +33,12 @@ it('holds a mapless step until the injected clock passes the hold timeout', asyn
   class AppModule {}
 
   const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
+  return { handler: app.get(StepHandler), clock, published, close: () => app.close() };
+}
+
+it('holds a mapless step until the injected clock passes the hold timeout', async () => {
+  const { handler, clock, published, close } = await localizerOnManualClock();
   try {
-    const handler = app.get(StepHandler);
     await handler.onSteps([step]);
     expect(published).toEqual([]);
     clock.advance(LOCALIZER_HOLD.timeoutMs - 1);
@@ -43,33 +48,19 @@ it('holds a mapless step until the injected clock passes the hold timeout', asyn
     await handler.sweep();
     expect(published.map((l) => [l.step.eventId, l.position.method])).toEqual([['e1', 'unknown']]);
   } finally {
-    await app.close();
+    await close();
   }
 });
 
 it("two tenants' held steps with the same eventId are both localized after the hold (one is not taken for a redelivery of the other)", async () => {
-  const clock = new ManualClock(1_000_000);
-  const bus = new InProcessBus();
-  const published: LocalizedStep[] = [];
-  bus.publish = (async (topic: string, payloads: readonly unknown[]) => {
-    if (topic === 'wayfinder.localized.v1') published.push(...(payloads as LocalizedStep[]));
-  }) as typeof bus.publish;
-
-  @Module({
-    imports: [WayfinderCoreModule.forRoot({ bus, mapStore: new InMemoryMapStore(), policyBook: new PolicyBook(), embedder: new HashingEmbedder(), clock })],
-    controllers: [StepHandler],
-  })
-  class AppModule {}
-
-  const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
+  const { handler, clock, published, close } = await localizerOnManualClock();
   try {
-    const handler = app.get(StepHandler);
     const other: StepEvent = { ...step, tenantId: 'globex' };
     await handler.onSteps([step, other, step]);
     clock.advance(LOCALIZER_HOLD.timeoutMs);
     await handler.sweep();
     expect(published.map((l) => `${l.step.tenantId}/${l.step.eventId}`).sort()).toEqual(['acme/e1', 'globex/e1']);
   } finally {
-    await app.close();
+    await close();
   }
 });
