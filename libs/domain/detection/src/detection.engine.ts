@@ -517,7 +517,7 @@ export class DetectionEngine {
     if (settings.loop.fruitlessStreakWarning !== undefined && (slot < 0 || (run.history.flags(slot) & RecordFlag.Poll) === 0)) {
       const content = body.content;
       const empty = !failed && (typeof content === 'string' ? policy.isEmptyResult(content) : content !== undefined && content !== null && policy.isEmptyResult(canonicalJson(content)));
-      const streak = detectFruitless(run, tool, toolHash, failed && !unknown ? FruitOutcome.Failed : empty ? FruitOutcome.Empty : FruitOutcome.Progress, settings.loop);
+      const streak = detectFruitless(run, tool, toolHash, failed && !unknown ? FruitOutcome.Failed : empty ? FruitOutcome.Empty : FruitOutcome.Progress, settings.loop, firstSeq, step.seq);
       if (streak) drafts.push(streak);
     }
     // P10: the very same call failing again and again, whatever the errors say.
