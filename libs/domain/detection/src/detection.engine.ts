@@ -9,7 +9,7 @@ import { dangerousToolViolation } from './detectors/constraint.detector';
 import { detectBudget } from './detectors/budget.detector';
 import { armCompactionGuard, observeUnderGuard, skipUnderGuard } from './detectors/compaction.detector';
 import { detectMessageRepetition } from './detectors/message-repetition.detector';
-import { clearNearDuplicateEvidence, nearDuplicateEarlyOnAction, nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
+import { clearNearDuplicateEvidence, nearDuplicateEarlyOnAction, identicalCallsInOneBatch, nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
 import { detectStepStagnation, detectTimeStagnation, markProgress, positionMovedForward } from './detectors/stagnation.detector';
 import { detectToolLoop } from './detectors/tool-loop.detector';
 import { detectCycle } from './detectors/cycle.detector';
@@ -415,7 +415,8 @@ export class DetectionEngine {
       const exactRepeat = repeatsLastCall(run, toolHash, callArgs);
       const early =
         !loop && !cycle && nearDuplicate && (stableSame || exactRepeat)
-          ? nearDuplicateEarlyOnAction(run, tool, toolHash, hashHex(callArgs), settings.nearDuplicate, !exactRepeat)
+          ? (nearDuplicateEarlyOnAction(run, tool, toolHash, hashHex(callArgs), settings.nearDuplicate, !exactRepeat) ??
+            (exactRepeat ? identicalCallsInOneBatch(run, tool, toolHash, callArgs, settings.nearDuplicate) : null))
           : null;
       const first = loop ?? cycle ?? early;
       if (first) drafts.push(first);
