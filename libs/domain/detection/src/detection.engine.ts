@@ -407,10 +407,12 @@ export class DetectionEngine {
       // A poll is judged by the upstream rows on its args: with volatile ids masked, a poll that only
       // renews its poll id is the same poll (its outcomes still decide whether it made progress).
       const recordArgs = isPoll && stable !== 0 ? stable : callArgs;
-      const loop = restating ? null : detectToolLoop(run, { tool, toolHash, argsHash: recordArgs, isPoll }, settings.loop);
+      // ...but not the same call for ping_pong and cycle_repeat, which compare exact args (P2, P11).
+      const maskedArgs = recordArgs !== callArgs;
+      const loop = restating ? null : detectToolLoop(run, { tool, toolHash, argsHash: recordArgs, isPoll, maskedArgs }, settings.loop);
       // At most one loop deviation per action: the upstream table first, then the cycle (P2), then the
       // third identical call (P1's early stage). Restating a handed-in answer is none of them (P12).
-      const cycle = !loop && !restating && settings.cycle?.enabled ? detectCycle(run, tool, recordArgs, settings.cycle) : null;
+      const cycle = !loop && !restating && !maskedArgs && settings.cycle?.enabled ? detectCycle(run, tool, recordArgs, settings.cycle) : null;
       const nearDuplicate = settings.nearDuplicate.enabled && !isPoll && !restating && !policy.isNearDuplicateIgnored(tool);
       const exactRepeat = repeatsLastCall(run, toolHash, callArgs);
       const early =
@@ -423,7 +425,7 @@ export class DetectionEngine {
       const callId = typeof body.callId === 'string' ? hash32(body.callId) : 0;
       const historySize = settings.loop.historySize;
       if (run.size === run.capacity && run.capacity < historySize) run.grow(Math.min(historySize, run.capacity * 2));
-      run.history.push(toolHash, recordArgs, step.seq, callId, isPoll ? RecordFlag.Poll : 0);
+      run.history.push(toolHash, recordArgs, step.seq, callId, (isPoll ? RecordFlag.Poll : 0) | (maskedArgs ? RecordFlag.MaskedArgs : 0));
       run.lastTool = tool;
 
       // Poll tools are known_poll_no_progress's: their args never change by design.
