@@ -316,6 +316,11 @@ export class DetectionEngine {
       clearFruitless(run);
     }
 
+    // A user message the producer did not send as a step (the LLM proxy leaves user turns out): the
+    // agent is answering someone, as after a user message step (P6).
+    const attributes = step.attributes;
+    if (attributes !== null && typeof attributes === 'object' && attributes.afterUser === true) endSilentMessages(run);
+
     switch (step.kind) {
       case 'action':
         this.onAction(run, step, policy, ctx, drafts);
@@ -459,10 +464,12 @@ export class DetectionEngine {
     if (role !== 'assistant') return;
     const text = typeof step.message.text === 'string' ? step.message.text : '';
     // Counted before the upstream detectors run (they reset the "action since message" flag), and only once
-    // the run has acted: an agent plans before it acts (P6).
+    // the run has acted: an agent plans before it acts (P6). An output (an answer shown to the user, the
+    // OpenHands SDK's agent message event) is no planning: it counts from the run's first step.
     // A run that handed in its answer is done: restating it is not a monologue (P12).
     const done = run.handedIn;
-    const silent = settings.monologue.enabled && settings.monologue.noActionWarning !== undefined && run.steps > 0 && !done ? countSilentMessage(run, seq) : 0;
+    const counted = run.steps > 0 || step.message.type === 'output';
+    const silent = settings.monologue.enabled && settings.monologue.noActionWarning !== undefined && counted && !done ? countSilentMessage(run, seq) : 0;
     const before = drafts.length;
     if (settings.monologue.enabled && !done) {
       // semantic_repetition is a plug-in with its own embedder (DESIGN §5.6); monologue's is chosen here.
