@@ -172,8 +172,10 @@ export function nearDuplicateOnObservation(
       resultSimilarity: Math.round(resultSimilarity * 1000) / 1000,
       sameError,
       ...(identicalArgs === undefined ? {} : { identicalArgs }),
+      // A reworded chain whose newest call repeated the previous args exactly: the hint says both.
+      ...(identicalArgs === false && repeated && { lastIdentical: true }),
     },
-    message: `"${tool}" was called ${chain + 1} times in a row with ${identicalArgs === undefined ? 'near-identical' : identicalArgs ? 'identical' : 'reworded'} arguments and nothing new came back${sameError ? ' (the same error each time)' : ''}; change the approach.`,
+    message: `"${tool}" was called ${chain + 1} times in a row with ${identicalArgs === undefined ? 'near-identical' : identicalArgs ? 'identical' : repeated ? 'reworded, then identical,' : 'reworded'} arguments and nothing new came back${sameError ? ' (the same error each time)' : ''}; change the approach.`,
   };
 }
 
