@@ -416,7 +416,8 @@ export class DetectionEngine {
       const maskedArgs = recordArgs !== callArgs;
       const loop = restating ? null : detectToolLoop(run, { tool, toolHash, argsHash: recordArgs, isPoll, maskedArgs }, settings.loop);
       // At most one loop deviation per action: the upstream table first, then the cycle (P2), then the
-      // third identical call (P1's early stage). Restating a handed-in answer is none of them (P12).
+      // third identical call (P1's early stage: after two outcomes, or in one batch before any came back).
+      // Restating a handed-in answer is none of them (P12).
       const cycle = !loop && !restating && !maskedArgs && settings.cycle?.enabled ? detectCycle(run, tool, recordArgs, settings.cycle) : null;
       const nearDuplicate = settings.nearDuplicate.enabled && !isPoll && !restating && !policy.isNearDuplicateIgnored(tool);
       const exactRepeat = repeatsLastCall(run, toolHash, callArgs);
