@@ -72,6 +72,13 @@ const StepAttributesSchema = z
         'Delegations are tracked per tenant: a cycle of them with no milestone progress, or the same sub-task delegated again and again, is cross_agent_cycle.',
     ),
     subtask: z.string().max(1024).optional().describe('What is delegated (with delegateTo): the same sub-task delegated to the same agent again and again is a cycle.'),
+    afterUser: z
+      .boolean()
+      .optional()
+      .describe(
+        'True when this step directly follows a user message that was not sent as a step (a proxy or a converter that leaves the user turns out, as the LLM proxy does). ' +
+          'The agent is answering someone: a run of its messages with no action (monologue) starts over here, as after a user message step.',
+      ),
     anchorChange: AnchorPatch.extend({ anchorId: Id, reason: z.string().max(2048).optional() })
       .optional()
       .describe('On a feedback or plan step: proposes replacing or retargeting an anchor of the map (dynamic anchors).'),

@@ -4,7 +4,7 @@
  * a hint. Evidence keys read (set by the detectors, previews already redacted and bounded): tool,
  * args | argsPreview, previousArgsPreview, changedFields, error | errorPreview, pairedTool,
  * pairedArgsPreview, repeatedPreview, lastMessagePreview, differentErrors, fruitless, acrossRuns, period, milestone, similarity,
- * identicalArgs, sameCall, volatileIdsMasked, phrase, actionsSincePrevious, constraint, status.
+ * identicalArgs, lastIdentical, pending, sameCall, volatileIdsMasked, phrase, actionsSincePrevious, constraint, status.
  */
 import type { CognitiveMap, Deviation, JsonValue } from '@wayfinder/contracts';
 import { navigatorNextAction, navigatorProblem } from './navigator-hint-text';
@@ -45,7 +45,11 @@ function evidenceOf(deviation: Deviation) {
     differentErrors: e['differentErrors'] === true,
     /** near_duplicate_calls: true when every repeated call had the same args, false when they changed; absent in older deviations. */
     identicalArgs: typeof e['identicalArgs'] === 'boolean' ? (e['identicalArgs'] as boolean) : undefined,
+    /** near_duplicate_calls: the chain was reworded, but its newest call repeated the previous args exactly. */
+    lastIdentical: e['lastIdentical'] === true,
     fruitless: e['fruitless'] === true,
+    /** near_duplicate_calls (P1, one batch): identical calls issued before any came back, how many. */
+    pending: typeof e['pending'] === 'number' ? (e['pending'] as number) : undefined,
     acrossRuns: typeof e['acrossRuns'] === 'number' ? (e['acrossRuns'] as number) : undefined,
     /** error_repeat (P10): the very same call failed each time, whatever the errors said. */
     sameCall: e['sameCall'] === true,
@@ -61,7 +65,7 @@ function evidenceOf(deviation: Deviation) {
 
 /** What went wrong, in one sentence naming the tool and the repeated arguments or error. */
 function problem(deviation: Deviation): string {
-  const { tool, args, error, pairedTool, pairedArgs, previousArgs, changed, repeated, lastMessage, differentErrors, identicalArgs, fruitless, acrossRuns, sameCall, masked, phrase, similarity, constraint, status } = evidenceOf(deviation);
+  const { tool, args, error, pairedTool, pairedArgs, previousArgs, changed, repeated, lastMessage, differentErrors, identicalArgs, fruitless, acrossRuns, sameCall, masked, phrase, similarity, constraint, status, pending, lastIdentical } = evidenceOf(deviation);
   const n = deviation.count;
   const withArgs = args ? ` with the same arguments ${args}` : '';
   const call = tool ? `\`${tool}\`` : 'the same tool';
@@ -85,7 +89,9 @@ function problem(deviation: Deviation): string {
       // Says what happened: "identical" when the args never changed, "reworded" only when they did (the
       // changed fields or the previous args show it); an older deviation without either says neither.
       const calls = args ? ` (latest ${args}${previousArgs ? `, before ${previousArgs}` : ''})` : '';
+      if (pending !== undefined) return `You issued ${call} ${pending} times with identical arguments${args ? ` ${args}` : ''} in one go, before any of them came back.`;
       if (identicalArgs === true) return `You called ${call} ${n + 1} times in a row with identical arguments${masked ? ' apart from fresh ids or time stamps' : ''}${args ? ` ${args}` : ''} and the results bring nothing new${error ? ` (the same error: ${error})` : ''}.`;
+      if (lastIdentical) return `You called ${call} ${n + 1} times in a row, rewording the arguments and then repeating them identically${args ? ` (${args})` : ''}, and the results bring nothing new${error ? ` (the same error: ${error})` : ''}.`;
       const reworded = changed ? `changing only ${changed}` : identicalArgs === false || previousArgs ? 'reworded arguments' : 'near-identical arguments';
       return `You called ${call} ${n + 1} times in a row with ${reworded}${calls} and the results bring nothing new${error ? ` (the same error: ${error})` : ''}.`;
     }
@@ -124,7 +130,7 @@ function problem(deviation: Deviation): string {
 
 /** The concrete next action: stop the repeated thing and do one named thing toward the milestone. */
 function nextAction(deviation: Deviation, milestoneText: string): string {
-  const { tool, args, error, pairedTool, identicalArgs } = evidenceOf(deviation);
+  const { tool, args, error, pairedTool, identicalArgs, pending, lastIdentical } = evidenceOf(deviation);
   const call = tool ? `\`${tool}\`` : 'that tool';
   const toward = `work on ${milestoneText}`;
   switch (deviation.detector) {
@@ -140,7 +146,8 @@ function nextAction(deviation: Deviation, milestoneText: string): string {
     case 'error_repeat':
       return `do not retry ${call} unchanged; fix the cause of "${error ?? 'the error'}" (different arguments or a different tool) and ${toward}.`;
     case 'near_duplicate_calls':
-      if (identicalArgs === true) return `do not call ${call}${args ? ` with ${args}` : ''} again; summarise what you found so far, then ${toward} with it or use a different source.`;
+      if (pending !== undefined) return `issue ${call}${args ? ` with ${args}` : ''} once and wait for its result, then ${toward} with it.`;
+      if (identicalArgs === true || lastIdentical) return `do not call ${call}${args ? ` with ${args}` : ''} again; summarise what you found so far, then ${toward} with it or use a different source.`;
       return `stop rephrasing ${call}; summarise what you found so far, then ${toward} with it or use a different source.`;
     case 'monologue':
     case 'semantic_repetition':

@@ -1,6 +1,6 @@
 // Issues #30 and #32: a near-duplicate hint says what happened — "identical" when the repeated calls'
 // arguments were the same (after the detector's canonical JSON, keys in any order), "reworded" only when
-// they changed. The detection engine runs on real step sequences; the hint is built from its evidence.
+// they changed, and both when a reworded chain went on repeating its newest args exactly. The detection engine runs on real step sequences; the hint is built from its evidence.
 import type { Deviation, JsonValue, StepEvent } from '@wayfinder/contracts';
 import { DetectionEngine, resolvePolicy } from '@wayfinder/detection';
 import { buildHintText } from './hint-text';
@@ -69,14 +69,24 @@ describe('near-duplicate hint: identical vs reworded, from the detector evidence
     expect(text).toMatch(/Next action: stop rephrasing `web_search`/);
   });
 
-  it('keeps saying "reworded" when the chain goes on with a call that repeats the reworded one exactly', () => {
+  it('says both when a reworded chain goes on with calls that repeat the previous one exactly', () => {
     const last = { query: 'acme pricing list 2025', region: 'us' };
     const out = nearDuplicates(searches([{ query: 'acme pricing 2025', region: 'us' }, { query: 'acme price list 2025', region: 'us' }, last, last, last]));
     expect(out.map((d) => d.count)).toContain(2);
     for (const deviation of out) {
+      // The chain as a whole was reworded: never "identical" alone.
       expect(deviation.evidence['identicalArgs']).toBe(false);
-      expect(buildHintText({ deviation, map: testMap(), milestoneId: 'm2' })).not.toContain('identical');
+      const text = buildHintText({ deviation, map: testMap(), milestoneId: 'm2' });
+      expect(text).not.toContain('with identical arguments');
+      if (deviation.evidence['lastIdentical'] === true) {
+        // The newest call repeated the previous args exactly: the hint says that too, and names them.
+        expect(deviation.message).toContain('with reworded, then identical, arguments');
+        expect(text).toContain(`You called \`web_search\` ${deviation.count + 1} times in a row, rewording the arguments and then repeating them identically ({"query":"acme pricing list 2025","region":"us"})`);
+        expect(text).toContain('Next action: do not call `web_search` with {"query":"acme pricing list 2025","region":"us"} again');
+      } else expect(text).not.toContain('identical');
     }
+    // The calls that repeated the reworded one exactly (the fourth and fifth) are said so.
+    expect(out.filter((d) => d.evidence['lastIdentical'] === true).length).toBeGreaterThan(0);
   });
 
   it('an agent with no task or map is not told it is "on the current milestone"', () => {

@@ -9,7 +9,7 @@ import { dangerousToolViolation } from './detectors/constraint.detector';
 import { detectBudget } from './detectors/budget.detector';
 import { armCompactionGuard, observeUnderGuard, skipUnderGuard } from './detectors/compaction.detector';
 import { detectMessageRepetition } from './detectors/message-repetition.detector';
-import { clearNearDuplicateEvidence, nearDuplicateEarlyOnAction, nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
+import { clearNearDuplicateEvidence, nearDuplicateEarlyOnAction, identicalCallsInOneBatch, nearDuplicateOnAction, nearDuplicateOnObservation } from './detectors/near-duplicate.detector';
 import { detectStepStagnation, detectTimeStagnation, markProgress, positionMovedForward } from './detectors/stagnation.detector';
 import { detectToolLoop } from './detectors/tool-loop.detector';
 import { detectCycle } from './detectors/cycle.detector';
@@ -316,6 +316,11 @@ export class DetectionEngine {
       clearFruitless(run);
     }
 
+    // A user message the producer did not send as a step (the LLM proxy leaves user turns out): the
+    // agent is answering someone, as after a user message step (P6).
+    const attributes = step.attributes;
+    if (attributes !== null && typeof attributes === 'object' && attributes.afterUser === true) endSilentMessages(run);
+
     switch (step.kind) {
       case 'action':
         this.onAction(run, step, policy, ctx, drafts);
@@ -407,22 +412,26 @@ export class DetectionEngine {
       // A poll is judged by the upstream rows on its args: with volatile ids masked, a poll that only
       // renews its poll id is the same poll (its outcomes still decide whether it made progress).
       const recordArgs = isPoll && stable !== 0 ? stable : callArgs;
-      const loop = restating ? null : detectToolLoop(run, { tool, toolHash, argsHash: recordArgs, isPoll }, settings.loop);
+      // ...but not the same call for ping_pong and cycle_repeat, which compare exact args (P2, P11).
+      const maskedArgs = recordArgs !== callArgs;
+      const loop = restating ? null : detectToolLoop(run, { tool, toolHash, argsHash: recordArgs, isPoll, maskedArgs }, settings.loop);
       // At most one loop deviation per action: the upstream table first, then the cycle (P2), then the
-      // third identical call (P1's early stage). Restating a handed-in answer is none of them (P12).
-      const cycle = !loop && !restating && settings.cycle?.enabled ? detectCycle(run, tool, recordArgs, settings.cycle) : null;
+      // third identical call (P1's early stage: after two outcomes, or in one batch before any came back).
+      // Restating a handed-in answer is none of them (P12).
+      const cycle = !loop && !restating && !maskedArgs && settings.cycle?.enabled ? detectCycle(run, tool, recordArgs, settings.cycle) : null;
       const nearDuplicate = settings.nearDuplicate.enabled && !isPoll && !restating && !policy.isNearDuplicateIgnored(tool);
       const exactRepeat = repeatsLastCall(run, toolHash, callArgs);
       const early =
         !loop && !cycle && nearDuplicate && (stableSame || exactRepeat)
-          ? nearDuplicateEarlyOnAction(run, tool, toolHash, hashHex(callArgs), settings.nearDuplicate, !exactRepeat)
+          ? (nearDuplicateEarlyOnAction(run, tool, toolHash, hashHex(callArgs), settings.nearDuplicate, !exactRepeat) ??
+            (exactRepeat ? identicalCallsInOneBatch(run, tool, toolHash, callArgs, settings.nearDuplicate) : null))
           : null;
       const first = loop ?? cycle ?? early;
       if (first) drafts.push(first);
       const callId = typeof body.callId === 'string' ? hash32(body.callId) : 0;
       const historySize = settings.loop.historySize;
       if (run.size === run.capacity && run.capacity < historySize) run.grow(Math.min(historySize, run.capacity * 2));
-      run.history.push(toolHash, recordArgs, step.seq, callId, isPoll ? RecordFlag.Poll : 0);
+      run.history.push(toolHash, recordArgs, step.seq, callId, (isPoll ? RecordFlag.Poll : 0) | (maskedArgs ? RecordFlag.MaskedArgs : 0));
       run.lastTool = tool;
 
       // Poll tools are known_poll_no_progress's: their args never change by design.
@@ -456,10 +465,12 @@ export class DetectionEngine {
     if (role !== 'assistant') return;
     const text = typeof step.message.text === 'string' ? step.message.text : '';
     // Counted before the upstream detectors run (they reset the "action since message" flag), and only once
-    // the run has acted: an agent plans before it acts (P6).
+    // the run has acted: an agent plans before it acts (P6). An output (an answer shown to the user, the
+    // OpenHands SDK's agent message event) is no planning: it counts from the run's first step.
     // A run that handed in its answer is done: restating it is not a monologue (P12).
     const done = run.handedIn;
-    const silent = settings.monologue.enabled && settings.monologue.noActionWarning !== undefined && run.steps > 0 && !done ? countSilentMessage(run, seq) : 0;
+    const counted = run.steps > 0 || step.message.type === 'output';
+    const silent = settings.monologue.enabled && settings.monologue.noActionWarning !== undefined && counted && !done ? countSilentMessage(run, seq) : 0;
     const before = drafts.length;
     if (settings.monologue.enabled && !done) {
       // semantic_repetition is a plug-in with its own embedder (DESIGN §5.6); monologue's is chosen here.
@@ -517,7 +528,7 @@ export class DetectionEngine {
     if (settings.loop.fruitlessStreakWarning !== undefined && (slot < 0 || (run.history.flags(slot) & RecordFlag.Poll) === 0)) {
       const content = body.content;
       const empty = !failed && (typeof content === 'string' ? policy.isEmptyResult(content) : content !== undefined && content !== null && policy.isEmptyResult(canonicalJson(content)));
-      const streak = detectFruitless(run, tool, toolHash, failed && !unknown ? FruitOutcome.Failed : empty ? FruitOutcome.Empty : FruitOutcome.Progress, settings.loop);
+      const streak = detectFruitless(run, tool, toolHash, failed && !unknown ? FruitOutcome.Failed : empty ? FruitOutcome.Empty : FruitOutcome.Progress, settings.loop, firstSeq, step.seq);
       if (streak) drafts.push(streak);
     }
     // P10: the very same call failing again and again, whatever the errors say.

@@ -28,13 +28,22 @@ function callAt(h: RunHistory, args: number, i: number): number {
   return i === 0 ? args : h.args(h.slot(i - 1));
 }
 
-/** The shortest cycle (period ≥ 2, not all one call) that the new call continues at least twice. */
+/** A prior record that repeats no call: a poll whose fresh ids were masked (RecordFlag.MaskedArgs). */
+function maskedAt(h: RunHistory, i: number): boolean {
+  return i > 0 && h.masked(h.slot(i - 1));
+}
+
+/**
+ * The shortest cycle (period ≥ 2, not all one call) that the new call continues at least twice. Polls
+ * recorded with masked args are calls that never repeated (a fresh poll id each time): a cycle through
+ * them is the poll rows' to judge, as upstream, where their exact args differ.
+ */
 export function findCycle(h: RunHistory, args: number, maxPeriod: number): Cycle | null {
   const calls = h.size + 1;
   for (let p = 2; p <= maxPeriod && 2 * p <= calls; p++) {
-    if (callAt(h, args, p) !== args) continue;
+    if (callAt(h, args, p) !== args || maskedAt(h, p)) continue;
     let matched = 0;
-    while (matched + p < calls && callAt(h, args, matched) === callAt(h, args, matched + p)) matched++;
+    while (matched + p < calls && callAt(h, args, matched) === callAt(h, args, matched + p) && !maskedAt(h, matched) && !maskedAt(h, matched + p)) matched++;
     const tail = matched + p;
     const count = Math.floor(tail / p);
     if (count < 2) continue;

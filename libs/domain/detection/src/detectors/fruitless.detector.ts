@@ -7,7 +7,6 @@
  */
 import type { PolicySettings } from '@wayfinder/contracts';
 import { shouldReport } from '../state/dedup';
-import { RecordFlag } from '../state/run-history';
 import { More, type RunState } from '../state/run-state';
 import type { DeviationDraft } from '../types';
 
@@ -19,9 +18,25 @@ export const enum Outcome {
 }
 const COUNT_MASK = 0xffff;
 const HAS_EMPTY = 0x10000;
+/**
+ * The low 15 bits of the seq of the streak's first call, kept above HAS_EMPTY in the same word. The start
+ * must not be looked up in the history: a streak longer than the history window would seem to start later
+ * at every outcome, and each new start would be a new pattern reported again (and again).
+ */
+const START_SHIFT = 17;
+const START_MASK = 0x7fff;
 
 /** Counts the outcome into the run's streak; returns the deviation when the streak reaches a threshold. */
-export function detectFruitless(run: RunState, tool: string, toolHash: number, outcome: Outcome, loop: PolicySettings['loop']): DeviationDraft | null {
+export function detectFruitless(
+  run: RunState,
+  tool: string,
+  toolHash: number,
+  outcome: Outcome,
+  loop: PolicySettings['loop'],
+  /** Seq of the call this outcome answers; `seq` the observation's. */
+  callSeq: number,
+  seq: number,
+): DeviationDraft | null {
   const warning = loop.fruitlessStreakWarning;
   if (warning === undefined) return null;
   const d = run.data;
@@ -39,12 +54,14 @@ export function detectFruitless(run: RunState, tool: string, toolHash: number, o
   const previous = d[o + More.FruitlessCount];
   const count = Math.min(COUNT_MASK, (previous & COUNT_MASK) + 1);
   const hasEmpty = (previous & HAS_EMPTY) | (outcome === Outcome.Empty ? HAS_EMPTY : 0);
-  d[o + More.FruitlessCount] = count | hasEmpty;
+  const startBits = count === 1 ? callSeq & START_MASK : (previous >>> START_SHIFT) & START_MASK;
+  d[o + More.FruitlessCount] = count | hasEmpty | (startBits << START_SHIFT);
   if (count < warning || hasEmpty === 0) return null;
   const criticalAt = loop.fruitlessStreakCritical ?? Number.POSITIVE_INFINITY;
   const critical = count >= criticalAt;
   const level = critical ? 'critical' : 'warning';
-  const start = streakStart(run, toolHash, count);
+  // The newest seq up to this observation with those low bits: exact for a streak of fewer than 32,768 seqs.
+  const start = Math.max(0, seq - ((seq - startBits) & START_MASK));
   if (!shouldReport(run, `error_repeat|${level}|${toolHash}:fruitless:${start}`, count, critical ? criticalAt : warning)) return null;
   return {
     detector: 'error_repeat',
@@ -60,18 +77,4 @@ export function detectFruitless(run: RunState, tool: string, toolHash: number, o
 /** Progress seen outside the calls (a milestone done, the position moving, a compaction): the streak ends. */
 export function clearFruitless(run: RunState): void {
   run.data[run.moreOffset + More.FruitlessCount] = 0;
-}
-
-/** Seq of the call that began the streak: the count-th newest call of the tool with an outcome. */
-function streakStart(run: RunState, toolHash: number, count: number): number {
-  const h = run.history;
-  let seen = 0;
-  let seq = -1;
-  for (let i = 0; i < h.size && seen < count; i++) {
-    const s = h.slot(i);
-    if (h.tool(s) !== toolHash || (h.flags(s) & RecordFlag.Outcome) === 0) continue;
-    seen++;
-    seq = h.seq(s);
-  }
-  return Math.max(0, seq);
 }

@@ -11,6 +11,7 @@ import { NEAR_DUP_SLOTS, NEAR_META, NEAR_VECTORS_OFFSET, type RunState } from '.
 import { copySketch, isZeroSketch, SKETCH_WORDS, sketchCosine } from '../state/sketch';
 import { distinctTargets } from '../fingerprint/text-of';
 import { hashHex } from '../fingerprint/hash';
+import { RecordFlag } from '../state/run-history';
 import type { DeviationDraft } from '../types';
 
 const enum NearMeta {
@@ -171,8 +172,10 @@ export function nearDuplicateOnObservation(
       resultSimilarity: Math.round(resultSimilarity * 1000) / 1000,
       sameError,
       ...(identicalArgs === undefined ? {} : { identicalArgs }),
+      // A reworded chain whose newest call repeated the previous args exactly: the hint says both.
+      ...(identicalArgs === false && repeated && { lastIdentical: true }),
     },
-    message: `"${tool}" was called ${chain + 1} times in a row with ${identicalArgs === undefined ? 'near-identical' : identicalArgs ? 'identical' : 'reworded'} arguments and nothing new came back${sameError ? ' (the same error each time)' : ''}; change the approach.`,
+    message: `"${tool}" was called ${chain + 1} times in a row with ${identicalArgs === undefined ? 'near-identical' : identicalArgs ? 'identical' : repeated ? 'reworded, then identical,' : 'reworded'} arguments and nothing new came back${sameError ? ' (the same error each time)' : ''}; change the approach.`,
   };
 }
 
@@ -230,6 +233,39 @@ export function nearDuplicateEarlyOnAction(
       ...(masked && { volatileIdsMasked: true }),
     },
     message: `"${tool}" was called ${count + 1} times in a row with identical arguments${masked ? ' (apart from fresh ids or time stamps)' : ''}, and the calls before this one returned the same result; repeating it will not bring anything new.`,
+  };
+}
+
+/**
+ * P1, "Identical calls in one batch": the same call issued again before any of its copies came back (one
+ * model turn asking for the same tool call several times, as OpenCode counts repeats within one message).
+ * Judged at the action, before it is recorded: the newest prior records are calls of this tool with the
+ * same args (canonical JSON), all still pending; `count` = those copies (this call is the count-th repeat).
+ * A warning at `identicalWarning` (the third identical call of the batch in balanced), evidence `pending`:
+ * no outcome is known yet, the repeat itself is the waste. A batch over distinct targets has other args.
+ */
+export function identicalCallsInOneBatch(run: RunState, tool: string, toolHash: number, argsHash: number, settings: PolicySettings['nearDuplicate']): DeviationDraft | null {
+  const at = settings.identicalWarning;
+  if (at === undefined) return null;
+  const h = run.history;
+  let count = 0;
+  let startSeq = -1;
+  for (let i = 0; i < h.size; i++) {
+    const s = h.slot(i);
+    if (h.tool(s) !== toolHash || h.args(s) !== argsHash || (h.flags(s) & RecordFlag.Outcome) !== 0) break;
+    count++;
+    startSeq = h.seq(s);
+  }
+  if (count !== at) return null;
+  if (!shouldReport(run, `near_duplicate_calls|warning|batch:${toolHash}:${startSeq}`, count, at)) return null;
+  return {
+    detector: 'near_duplicate_calls',
+    level: 'warning',
+    count,
+    atSeq: 0,
+    loopStartSeq: startSeq,
+    evidence: { tool, argsHash: hashHex(argsHash), similarity: 1, identicalArgs: true, early: true, pending: count + 1 },
+    message: `"${tool}" was called ${count + 1} times with identical arguments before any of the calls came back; one call is enough, wait for its result.`,
   };
 }
 

@@ -6,7 +6,7 @@
 import type { DetectorName, DeviationLevel, PolicySettings } from '@wayfinder/contracts';
 import { hashHex } from '../fingerprint/hash';
 import { shouldReport } from '../state/dedup';
-import { RecordFlag, WORDS, type RunHistory } from '../state/run-history';
+import { FLAG_BITS, RecordFlag, WORDS, type RunHistory } from '../state/run-history';
 import type { RunState } from '../state/run-state';
 import type { DeviationDraft } from '../types';
 
@@ -15,6 +15,8 @@ export interface ToolCall {
   toolHash: number;
   argsHash: number;
   isPoll: boolean;
+  /** A poll whose volatile ids were masked (P11, RecordFlag.MaskedArgs): never one side of a ping-pong. */
+  maskedArgs?: boolean;
 }
 
 interface Streak {
@@ -96,10 +98,15 @@ export interface PingPong {
   lastTool: number;
 }
 
-/** A-B-A-B alternation ending in the prior records, the new call being the next "other". */
+/**
+ * A-B-A-B alternation ending in the prior records, the new call being the next "other". A poll recorded
+ * with masked args (RecordFlag.MaskedArgs) is no side: its exact args, a fresh poll id each time, never
+ * repeated, so it ends the tail as it does upstream.
+ */
 export function pingPong(h: RunHistory, args: number): PingPong | null {
   if (h.size < 2) return null;
   const lastSlot = h.slot(0);
+  if (h.masked(lastSlot)) return null;
   const lastArgs = h.args(lastSlot);
   let otherArgs = 0;
   let found = false;
@@ -120,7 +127,7 @@ export function pingPong(h: RunHistory, args: number): PingPong | null {
   for (let i = 0; i < h.size; i++) {
     const s = h.slot(i);
     const expected = i % 2 === 0 ? lastArgs : otherArgs;
-    if (h.args(s) !== expected) break;
+    if (h.args(s) !== expected || h.masked(s)) break;
     tail++;
     startSeq = h.seq(s);
     if ((h.flags(s) & RecordFlag.Outcome) === 0) {
@@ -192,7 +199,7 @@ function scan(h: RunHistory, tool: number, args: number): Scan {
   for (let i = 0; i < h.size; i++) {
     slot = slot === 0 ? h.capacity - 1 : slot - 1;
     const o = slot * WORDS;
-    const flags = d[o + 5] & 15;
+    const flags = d[o + 5] & FLAG_BITS;
     const hasOutcome = (flags & RecordFlag.Outcome) !== 0;
     const seq = d[o + 4];
     const sameTool = d[o] === tool;
@@ -286,7 +293,7 @@ function firstMatch(h: RunHistory, call: ToolCall, loop: PolicySettings['loop'],
     };
   }
   // A ping-pong of `warning` calls needs at least warning − 1 prior records.
-  const pp = h.size + 1 >= loop.warning ? pingPong(h, call.argsHash) : null;
+  const pp = h.size + 1 >= loop.warning && call.maskedArgs !== true ? pingPong(h, call.argsHash) : null;
   if (pp && pp.count >= loop.warning) {
     const critical = pp.count >= loop.critical && pp.stable;
     const pair = [pp.lastArgs, pp.otherArgs].map(hashHex).sort().join('/');

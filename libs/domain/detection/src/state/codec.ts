@@ -12,15 +12,19 @@
  * guard triples, u32 words + the run's data, [v3: u8 flags (1 = words) + [milestone, u8 tools + per
  * tool: i32 tool, args, u8 has previous + [previous], u8 has error + [error]] (RunState.words)]; per extra
  * detector: name, u8 kind (bytes | JSON), u32 n + n
- * bytes; u32 checksum of everything before it. A change to the run buffer's layout must bump the version.
+ * bytes; u32 checksum of everything before it. A change to the run buffer's layout must bump the version
+ * (v4: a fifth flag bit in each call record, RecordFlag.MaskedArgs, taken from the callId's bits).
  */
 import { AgentState, RECENT_EVENTS } from './agent-state';
 import { ByteReader, ByteWriter, CorruptStateError, checksum } from './bytes';
 import { MORE_WORDS, RunState } from './run-state';
+import { RecordFlag } from './run-history';
 import { EvidenceMemory, type ToolWords } from '../evidence/evidence-memory';
 import { setSketchByte } from './sketch';
 
-const VERSION = 3;
+const VERSION = 4;
+/** v3 is v4 with 4 flag bits per call record where v4 has 5 (RecordFlag.MaskedArgs; read, never written). */
+const V3 = 3;
 /** v2 is v3 without the project detectors' counters (read, never written). */
 const V2 = 2;
 const V1 = 1;
@@ -111,11 +115,12 @@ export function encodeAgentState(agent: AgentState, extra: Record<string, unknow
 export function decodeAgentState(tenantId: string, agentId: string, bytes: Uint8Array): { agent: AgentState; extra: Record<string, unknown> } {
   if (bytes.length === 0) throw new CorruptStateError(`empty ${WHAT}`);
   if (bytes[0] === JSON_DOCUMENT) return decodeV1(tenantId, agentId, bytes);
-  if (bytes[0] !== VERSION && bytes[0] !== V2) throw new Error(`unsupported ${WHAT} version ${bytes[0]}`);
-  return decodeV2(tenantId, agentId, bytes, bytes[0] === VERSION);
+  if (bytes[0] !== VERSION && bytes[0] !== V3 && bytes[0] !== V2) throw new Error(`unsupported ${WHAT} version ${bytes[0]}`);
+  return decodeV2(tenantId, agentId, bytes, bytes[0]);
 }
 
-function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array, withMore: boolean): { agent: AgentState; extra: Record<string, unknown> } {
+function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array, version: number): { agent: AgentState; extra: Record<string, unknown> } {
+  const withMore = version >= V3;
   if (bytes.length < HEADER_BYTES + CHECKSUM_BYTES) throw new CorruptStateError(`truncated ${WHAT}: ${bytes.length} bytes`);
   const body = bytes.length - CHECKSUM_BYTES;
   const stored = (bytes[body] | (bytes[body + 1] << 8) | (bytes[body + 2] << 16) | (bytes[body + 3] << 24)) >>> 0;
@@ -174,6 +179,8 @@ function decodeV2(tenantId: string, agentId: string, bytes: Uint8Array, withMore
       run.data.set(v2.subarray(0, split), 0);
       run.data.set(v2.subarray(split), split + MORE_WORDS);
     }
+    // Before v4 the MaskedArgs bit was the callId's: no record of those documents is a masked poll.
+    if (version < VERSION) run.history.clearFlag(RecordFlag.MaskedArgs);
     agent.add(key, run);
   }
   const extra: Record<string, unknown> = {};

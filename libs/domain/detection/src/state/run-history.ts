@@ -9,6 +9,12 @@ export const enum RecordFlag {
   Error = 2,
   UnknownTool = 4,
   Poll = 8,
+  /**
+   * A poll recorded with its volatile ids masked (P11) whose args differed before masking: the same poll
+   * for the poll rows, but no call of a sequence for ping_pong and cycle_repeat, which compare exact args
+   * (a poll renewing its id each time never repeated as a call; its rows judge it).
+   */
+  MaskedArgs = 16,
 }
 
 // Word offsets inside a record.
@@ -17,9 +23,10 @@ const ARGS = 1;
 const RESULT = 2;
 const ERROR = 3;
 const SEQ = 4;
-// The callId hash and the flags share a word: 28 bits of callId are plenty within one window.
+// The callId hash and the flags share a word: 27 bits of callId are plenty within one window.
 const CALL_FLAGS = 5;
-const FLAG_BITS = 15;
+/** The flag bits of a record's callId-and-flags word (state codec v4; v3 had 4 and 28 bits of callId). */
+export const FLAG_BITS = 31;
 export const WORDS = 6;
 
 export class RunHistory {
@@ -103,7 +110,7 @@ export class RunHistory {
     this.data[o + RESULT] = result;
     this.data[o + ERROR] = error;
     const word = this.data[o + CALL_FLAGS];
-    this.data[o + CALL_FLAGS] = (word & ~FLAG_BITS) | (word & RecordFlag.Poll) | RecordFlag.Outcome | (flags & FLAG_BITS);
+    this.data[o + CALL_FLAGS] = (word & ~FLAG_BITS) | (word & (RecordFlag.Poll | RecordFlag.MaskedArgs)) | RecordFlag.Outcome | (flags & FLAG_BITS);
   }
 
   tool(slot: number): number {
@@ -123,5 +130,17 @@ export class RunHistory {
   }
   flags(slot: number): number {
     return this.data[slot * WORDS + CALL_FLAGS] & FLAG_BITS;
+  }
+  /** A poll whose args were masked (RecordFlag.MaskedArgs): it repeats no call in a sequence. */
+  masked(slot: number): boolean {
+    return (this.data[slot * WORDS + CALL_FLAGS] & RecordFlag.MaskedArgs) !== 0;
+  }
+
+  /**
+   * Clears a flag bit in every record: restoring a document written when that bit still belonged to the
+   * callId (see FLAG_BITS), so that no record reads as flagged by chance.
+   */
+  clearFlag(flag: RecordFlag): void {
+    for (let slot = 0; slot < this.capacity; slot++) this.data[slot * WORDS + CALL_FLAGS] &= ~flag;
   }
 }

@@ -3,7 +3,7 @@
  * - a request's new messages: each tool result is an observation (its tool named by the assistant tool
  *   call it answers), each assistant message the proxy did not see answered (a restart, another
  *   instance) is a message and its tool calls actions; user and system messages are the agent's
- *   instructions, not steps;
+ *   instructions, not steps (the first step of an answer to a user message carries `afterUser`);
  * - a response (streamed or not): the assistant's text is a message, each tool call an action.
  * `seq` is dense and comes from the conversation itself: a step's seq is `seqBase` plus the number of
  * steps the messages before it make (`stepCount`), so consecutive steps differ by one (the correction
@@ -43,6 +43,8 @@ export type ChatStep = {
   runId: string;
   seq: number;
   usage?: { inputTokens?: number; outputTokens?: number; latencyMs?: number };
+  /** On the first step of an answer to a user message (user messages make no steps): see StepAttributes. */
+  attributes?: { afterUser: true };
 } & Body;
 
 /** A tool result starting like an error message is a failed observation (OpenAI tool messages carry no status). */
@@ -88,7 +90,14 @@ export function stepsBefore(messages: readonly ChatMessage[], index: number): nu
  * The steps of a request's messages from index `from` on, and the seq its answer will take. `answered`:
  * the index of an assistant message the proxy already made steps of from its response (skipped here).
  */
-export function requestSteps(messages: readonly ChatMessage[], from: number, identity: ChatIdentity, seqBase: number, ts: string, answered?: number): { steps: ChatStep[]; answerSeq: number } {
+export function requestSteps(
+  messages: readonly ChatMessage[],
+  from: number,
+  identity: ChatIdentity,
+  seqBase: number,
+  ts: string,
+  answered?: number,
+): { steps: ChatStep[]; answerSeq: number; answerAfterUser: boolean } {
   const toolOfCall = new Map<string, string>();
   for (const m of messages) for (const call of m.tool_calls ?? []) if (typeof call?.id === 'string' && typeof call.function?.name === 'string') toolOfCall.set(call.id, call.function.name);
   const steps: ChatStep[] = [];
@@ -105,16 +114,20 @@ export function requestSteps(messages: readonly ChatMessage[], from: number, ide
         steps.push(step(identity, seq, ts, { kind: 'observation', observation: { tool, ok, ...(callId && { callId }), content: text, ...(!ok && { error: text.slice(0, 4096) }) } }));
       } else if (index !== answered) {
         const calls = (m.tool_calls ?? []).map((c) => ({ ...(typeof c?.id === 'string' && { id: c.id }), name: c?.function?.name ?? '', arguments: c?.function?.arguments ?? '' }));
-        steps.push(...answerSteps({ text: contentText(m.content), toolCalls: calls }, identity, seq, ts));
+        steps.push(...answerSteps({ text: contentText(m.content), toolCalls: calls }, identity, seq, ts, undefined, messages[index - 1]?.role === 'user'));
       }
     }
     seq += count;
   }
-  return { steps, answerSeq: seq };
+  return { steps, answerSeq: seq, answerAfterUser: messages.at(-1)?.role === 'user' };
 }
 
-/** The steps of one assistant answer from `seq` on: its text, then its tool calls (as stepCount counts them). */
-export function answerSteps(answer: ChatAnswer, identity: ChatIdentity, seq: number, ts: string, latencyMs?: number): ChatStep[] {
+/**
+ * The steps of one assistant answer from `seq` on: its text, then its tool calls (as stepCount counts them).
+ * `afterUser`: the answer follows a user message; its first step says so (the same answer re-sent in a
+ * later request follows the same message, so its steps stay the same).
+ */
+export function answerSteps(answer: ChatAnswer, identity: ChatIdentity, seq: number, ts: string, latencyMs?: number, afterUser = false): ChatStep[] {
   const steps: ChatStep[] = [];
   const usage = answer.usage || latencyMs !== undefined ? { usage: { ...answer.usage, ...(latencyMs !== undefined && { latencyMs }) } } : {};
   let next = seq;
@@ -124,6 +137,7 @@ export function answerSteps(answer: ChatAnswer, identity: ChatIdentity, seq: num
     const action = step(identity, next++, ts, { kind: 'action', action: { tool: toolName(call.name), args: argsOf(call.arguments), ...(callId && { callId }) } });
     steps.push(steps.length === 0 ? { ...action, ...usage } : action);
   }
+  if (afterUser && steps.length > 0) steps[0].attributes = { afterUser: true };
   return steps;
 }
 

@@ -47,6 +47,8 @@ export interface Turn {
   readonly identity: ChatIdentity;
   readonly agentKey: string;
   readonly answerSeq: number;
+  /** The request ends with a user message: its answer's first step carries `afterUser`. */
+  readonly answerAfterUser: boolean;
   readonly pending: PendingCorrections;
 }
 
@@ -129,14 +131,14 @@ export class ProxyExchange {
     await this.publishing.get(agentKey);
     const ts = new Date().toISOString();
     const admission = this.conversations.admit(agentKey, identity.runId, messages);
-    const { steps, answerSeq } = requestSteps(messages, admission.from, identity, admission.seqBase, ts, admission.answered);
+    const { steps, answerSeq, answerAfterUser } = requestSteps(messages, admission.from, identity, admission.seqBase, ts, admission.answered);
     amend?.(steps);
     if (admission.rewrittenAt !== undefined) steps.unshift(rewriteStep(identity, admission.rewrittenAt, ts, admission.before, messages.length));
     if (steps.length > 0) this.limiter.take(tenantId, steps.length);
     const pending = await this.corrections.pending(tenantId, identity.agentId);
     this.conversations.commit(agentKey, identity.runId, messages, admission, steps.at(-1)?.seq);
     this.enqueue(agentKey, tenantId, steps);
-    return { tenantId, identity, agentKey, answerSeq, pending };
+    return { tenantId, identity, agentKey, answerSeq, answerAfterUser, pending };
   }
 
   /**
@@ -210,7 +212,7 @@ export class ProxyExchange {
     res.end(streamed ? undefined : Buffer.concat(chunks));
     const turn = relay.turn;
     if (answer && turn) {
-      const answered = answerSteps(answer, turn.identity, turn.answerSeq, new Date().toISOString(), latencyMs);
+      const answered = answerSteps(answer, turn.identity, turn.answerSeq, new Date().toISOString(), latencyMs, turn.answerAfterUser);
       const last = answered.at(-1)?.seq;
       if (last !== undefined) this.enqueue(turn.agentKey, turn.tenantId, answered, () => this.conversations.answered(turn.agentKey, turn.identity.runId, last));
     }
