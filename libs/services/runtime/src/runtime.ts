@@ -22,7 +22,7 @@ import { HashingEmbedder } from '@wayfinder/embeddings';
 import { createEmbeddingCache } from '@wayfinder/onnx-embedders';
 import { kafkaCheck, redisCheck, startHealthServer, type HealthCheck, type HealthServer } from '@wayfinder/health';
 import { InMemoryHistoryStore, type HistoryStore } from '@wayfinder/history';
-import { RedisAgentStateStore, RedisDeliveryLog, RedisDetectorStateStore, RedisHeldSteps, RedisHistoryStore, RedisMapStore } from '@wayfinder/redis';
+import { RedisAgentStateStore, RedisDeliveryLog, RedisDetectorStateStore, RedisHeldSteps, RedisHistoryStore, RedisMapStore, RedisPendingDeliveries } from '@wayfinder/redis';
 import { CorrectionEngineModule, CorrectionHandler } from '@wayfinder/service-correction-engine';
 import type { CorrectionEngine } from '@wayfinder/correction';
 import { AGENT_STATE_STORES, DELEGATION_GRAPH_STORE, DETECTION_STEP_BOUNDS, InMemoryMapStore, PoliciesHandler, PolicyBook, STATE_SETTINGS, WayfinderCoreModule, type AgentStateStores, type MapStore, type StateSettings } from '@wayfinder/service-core';
@@ -35,6 +35,7 @@ import {
   HISTORY_STORE,
   HistoryRecorderModule,
   InMemoryDeliveryLog,
+  PENDING_DELIVERIES,
   WEBHOOK_EGRESS,
   WEBHOOK_LANES,
   WEBHOOK_TIMEOUT_MS,
@@ -294,6 +295,8 @@ async function start(
     extraProviders.push({ provide: HELD_STEP_STORE, useValue: new RedisHeldSteps(connection, { namespace: config.topicPrefix }) });
     history = new RedisHistoryStore(connection, { namespace: config.topicPrefix });
     extraProviders.push({ provide: DELIVERY_LOG, useValue: new RedisDeliveryLog(connection, { namespace: config.topicPrefix }) });
+    // Escalations waiting for their webhook survive a restart: another notifier, or this one restarted, takes them over.
+    extraProviders.push({ provide: PENDING_DELIVERIES, useValue: new RedisPendingDeliveries(connection, { namespace: config.topicPrefix }) });
     rawBus = options.bus ?? makeBus('services');
     checks.kafka = kafkaCheck(config.kafkaBrokers, undefined, security as Parameters<typeof kafkaCheck>[2]);
     checks.redis = redisCheck(connection);
