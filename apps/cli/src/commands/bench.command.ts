@@ -48,6 +48,7 @@ export const benchCommand: Command = {
       turns: { type: 'string' },
       client: { type: 'string' },
       rounds: { type: 'string' },
+      streams: { type: 'string' },
     });
     const [which, ...extra] = positionals;
     const benchmarks = ['detectors', 'floor', 'pipeline', 'gateway', 'proxy'];
@@ -92,6 +93,16 @@ export const benchCommand: Command = {
         options = { ...floorOptions, client };
         results = await runFloorBench({ ...floorOptions, client }, log);
       }
+    } else if (which === 'gateway' && values.streams !== undefined) {
+      only(['kafka', 'streams', 'requests']);
+      const streamsOptions = {
+        brokers: values.kafka === undefined ? undefined : brokersOf(values.kafka),
+        streams: intOption(values.streams, 'streams', 1_000),
+        requests: intOption(values.requests, 'requests', 300),
+      };
+      options = streamsOptions;
+      const { runGatewayStreamsBench } = await import('../bench/gateway-bench');
+      results = await runGatewayStreamsBench(streamsOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else if (which === 'gateway') {
       only(['kafka', 'agents', 'events', 'concurrency']);
       const gatewayOptions = {
