@@ -116,25 +116,32 @@ export async function runGatewayStreamsBench(options: GatewayStreamsBenchOptions
   const base = running.gateway!.url;
   const open: AbortController[] = [];
   try {
+    /** The quiet tenant's requests, one at a time: their times, and how many failed (refused, or no socket left). */
     const quiet = async () => {
       const run = randomUUID().slice(0, 8);
       const times: number[] = [];
+      let failed = 0;
       for (let i = 0; i < options.requests; i++) {
         const agentId = `quiet-${run}-${i % 20}`;
         const started = performance.now();
-        await post(base, 'POST', '/v1/steps', Array.from({ length: 10 }, (_, s) => ({ agentId, taskId: 'bench', runId: run, seq: Math.floor(i / 20) * 10 + s, kind: 'message', message: { role: 'assistant', text: `part ${i}.${s}` } })), QUIET_KEY);
-        const timeline = await fetch(`${base}/v1/agents/${agentId}/timeline`, { headers: { authorization: `Bearer ${QUIET_KEY}` } });
-        await timeline.arrayBuffer();
-        if (!timeline.ok) throw new Error(`quiet tenant's timeline: ${timeline.status}`);
-        times.push(performance.now() - started);
+        try {
+          await post(base, 'POST', '/v1/steps', Array.from({ length: 10 }, (_, s) => ({ agentId, taskId: 'bench', runId: run, seq: Math.floor(i / 20) * 10 + s, kind: 'message', message: { role: 'assistant', text: `part ${i}.${s}` } })), QUIET_KEY);
+          const timeline = await fetch(`${base}/v1/agents/${agentId}/timeline`, { headers: { authorization: `Bearer ${QUIET_KEY}` }, signal: AbortSignal.timeout(10_000) });
+          await timeline.arrayBuffer();
+          if (!timeline.ok) throw new Error(`quiet tenant's timeline: ${timeline.status}`);
+          times.push(performance.now() - started);
+        } catch {
+          failed++;
+        }
       }
-      return summaryWithP99(times);
+      return { ...summaryWithP99(times), failed };
     };
     await quiet(); // warm-up, discarded
     log(`quiet tenant: ${options.requests} requests (a 10-step batch, then the agent's timeline) before the streams`);
     const before = await quiet();
     log(`noisy tenant: opening ${options.streams} correction streams at once`);
     const rssBefore = process.memoryUsage().rss;
+    let ended = 0;
     const statuses = await Promise.all(
       Array.from({ length: options.streams }, async (_, i) => {
         const controller = new AbortController();
@@ -142,24 +149,34 @@ export async function runGatewayStreamsBench(options: GatewayStreamsBenchOptions
         try {
           const response = await fetch(`${base}/v1/agents/noisy-${i}/corrections`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${NOISY_KEY}` }, signal: controller.signal });
           if (response.status !== 200) await response.arrayBuffer();
+          // Read in the background (keep-alive comments): a stream the gateway ends is no longer open.
+          else void response.arrayBuffer().then(() => ended++, () => ended++);
           return { status: response.status, retryAfter: response.headers.get('retry-after') };
         } catch (error) {
-          return { status: 0, retryAfter: (error as Error).message };
+          // No answer at all: the connection failed on the bench's side or was reset (named in `failures`).
+          const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+          return { status: 0, retryAfter: null, failure: cause?.code ?? cause?.message ?? (error as Error).message };
         }
       }),
     );
     const byStatus: Record<string, number> = {};
     for (const { status } of statuses) byStatus[status] = (byStatus[status] ?? 0) + 1;
     const retryAfter = [...new Set(statuses.filter((s) => s.status === 429).map((s) => s.retryAfter))];
+    const failures: Record<string, number> = {};
+    for (const { failure } of statuses as Array<{ failure?: string }>) if (failure) failures[failure] = (failures[failure] ?? 0) + 1;
     log(`noisy tenant's streams answered ${JSON.stringify(byStatus)}; timing the quiet tenant while they are open`);
     const during = await quiet();
-    const quietStream = await fetch(`${base}/v1/agents/quiet-stream/corrections`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${QUIET_KEY}` }, signal: AbortSignal.timeout(5_000) });
-    const quietStreamStatus = quietStream.status;
-    await quietStream.body?.cancel();
+    const quietStreamStatus = await fetch(`${base}/v1/agents/quiet-stream/corrections`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${QUIET_KEY}` }, signal: AbortSignal.timeout(5_000) }).then(
+      async (response) => {
+        await response.body?.cancel();
+        return response.status;
+      },
+      (error: Error) => error.message,
+    );
     return {
       mode: options.brokers ? 'distributed' : 'embedded',
       caps: { perTenant: config.maxStreamsPerTenant, total: config.maxStreams },
-      noisyStreams: { requested: options.streams, byStatus, retryAfter },
+      noisyStreams: { requested: options.streams, byStatus, endedWhileTiming: ended, retryAfter, failures },
       quietStreamStatus,
       quietRequestMs: { before, during, p50Ratio: round(during.p50 / before.p50, 2), p99Ratio: round(during.p99 / before.p99, 2) },
       benchRssMb: { beforeStreams: Math.round(rssBefore / 1e6), withStreams: Math.round(process.memoryUsage().rss / 1e6) },
@@ -258,7 +275,7 @@ async function measureLatency(base: string, agents: number, onBus: Map<string, n
 }
 
 async function post(base: string, method: string, path: string, body: unknown, key = KEY): Promise<{ accepted?: number }> {
-  const response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
   return JSON.parse(text);
