@@ -38,7 +38,8 @@ describe('step bounds', () => {
     const bounds: StepBounds = { ...DEFAULT_STEP_BOUNDS, maxArgChars: 100, maxTextChars: 50, maxOutputChars: 80 };
     const s = steps();
     const action = boundedStep(s.act('web_search', { query: 'q'.repeat(60), more: 'm'.repeat(60) }), bounds) as Extract<StepEvent, { kind: 'action' }>;
-    expect(action.action.args).toEqual({ query: 'q'.repeat(60), more: 'm'.repeat(40) });
+    // Keys count as characters read: 100 - 'query' - 60 - 'more' leaves 31.
+    expect(action.action.args).toEqual({ query: 'q'.repeat(60), more: 'm'.repeat(31) });
     const message = boundedStep(s.say('w'.repeat(64 * 1024)), bounds) as Extract<StepEvent, { kind: 'message' }>;
     expect(message.message.text).toHaveLength(50);
     const failed = boundedStep(s.fail('run', 'e'.repeat(1_000)), bounds) as Extract<StepEvent, { kind: 'observation' }>;
@@ -67,8 +68,10 @@ describe('step bounds', () => {
     };
     const first = replay();
     expect(replay()).toEqual(first);
-    // 7,000 keys read as the node bound (each key a value of one digit: no characters), a 70,000-char error as its bound.
-    expect(first.work).toEqual([DEFAULT_STEP_BOUNDS.maxArgNodes, DEFAULT_STEP_BOUNDS.maxOutputChars, DEFAULT_STEP_BOUNDS.maxArgNodes, DEFAULT_STEP_BOUNDS.maxTextChars, DEFAULT_STEP_BOUNDS.maxArgNodes, DEFAULT_STEP_BOUNDS.maxOutputChars]);
+    // 7,000 keys read as the node bound (the args object itself, then 999 keys' values) and those keys'
+    // characters; a 70,000-char error as its bound.
+    const keysRead = DEFAULT_STEP_BOUNDS.maxArgNodes + Object.keys(manyKeys(DEFAULT_STEP_BOUNDS.maxArgNodes - 1)).join('').length;
+    expect(first.work).toEqual([keysRead, DEFAULT_STEP_BOUNDS.maxOutputChars, keysRead, DEFAULT_STEP_BOUNDS.maxTextChars, keysRead, DEFAULT_STEP_BOUNDS.maxOutputChars]);
   });
 
   it('follow the operator: a lower bound lowers what the engine reads', () => {

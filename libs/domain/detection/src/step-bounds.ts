@@ -24,7 +24,7 @@ export interface StepBounds {
   readonly maxArgNodes: number;
   /** Levels of nesting read in args and JSON observation content; deeper values read as '<deep>'. */
   readonly maxArgDepth: number;
-  /** Characters of argument strings read from one action (all strings together). */
+  /** Characters of argument strings and keys read from one action (all together). */
   readonly maxArgChars: number;
   /** Characters read of a message, plan (all subgoals together), feedback, compaction or milestone text. */
   readonly maxTextChars: number;
@@ -70,10 +70,13 @@ export function boundedStep(step: StepEvent, bounds: StepBounds = DEFAULT_STEP_B
       const args = step.action?.args;
       if (!args || typeof args !== 'object') return step;
       const allowance = { nodes: bounds.maxArgNodes, chars: bounds.maxArgChars };
-      const within = withinJson(args, bounds.maxArgDepth, allowance, 0);
-      measure.work = spent(allowance, bounds.maxArgNodes, bounds.maxArgChars);
-      if (within) return step;
-      const cut = boundJson(args, bounds.maxArgDepth, { nodes: bounds.maxArgNodes, chars: bounds.maxArgChars }, 0);
+      if (withinJson(args, bounds.maxArgDepth, allowance, 0)) {
+        measure.work = spent(allowance, bounds.maxArgNodes, bounds.maxArgChars);
+        return step;
+      }
+      const read = { nodes: bounds.maxArgNodes, chars: bounds.maxArgChars };
+      const cut = boundJson(args, bounds.maxArgDepth, read, 0);
+      measure.work = spent(read, bounds.maxArgNodes, bounds.maxArgChars);
       return { ...step, action: { ...step.action, args: (cut && typeof cut === 'object' && !Array.isArray(cut) ? cut : {}) as Record<string, JsonValue> } };
     }
     case 'observation': {
@@ -84,13 +87,15 @@ export function boundedStep(step: StepEvent, bounds: StepBounds = DEFAULT_STEP_B
       const content = body.content;
       const allowance = { nodes: bounds.maxArgNodes, chars: bounds.maxOutputChars };
       const contentLong = content !== undefined && content !== null && !withinJson(content, bounds.maxArgDepth, allowance, 0);
-      measure.work = spent(allowance, bounds.maxArgNodes, bounds.maxOutputChars) + Math.min(error.length, bounds.maxOutputChars);
+      const read = { nodes: bounds.maxArgNodes, chars: bounds.maxOutputChars };
+      const cutContent = contentLong ? (boundJson(content, bounds.maxArgDepth, read, 0) as JsonValue) : undefined;
+      measure.work = spent(contentLong ? read : allowance, bounds.maxArgNodes, bounds.maxOutputChars) + Math.min(error.length, bounds.maxOutputChars);
       if (!errorLong && !contentLong) return step;
       return {
         ...step,
         observation: {
           ...body,
-          ...(contentLong && { content: boundJson(content, bounds.maxArgDepth, { nodes: bounds.maxArgNodes, chars: bounds.maxOutputChars }, 0) as JsonValue }),
+          ...(contentLong && { content: cutContent }),
           ...(errorLong && { error: error.slice(0, bounds.maxOutputChars) }),
         },
       };
@@ -147,12 +152,22 @@ function withinJson(value: unknown, depthLeft: number, allowance: Allowance, dep
   if (value === null || typeof value !== 'object') return true;
   if (depth >= depthLeft) return false;
   if (Array.isArray(value)) {
+    if (value.length > allowance.nodes) {
+      allowance.nodes = -1;
+      return false;
+    }
     for (const item of value) if (!withinJson(item, depthLeft, allowance, depth + 1)) return false;
     return true;
   }
-  for (const key in value) {
-    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-    if (!withinJson((value as Record<string, unknown>)[key], depthLeft, allowance, depth + 1)) return false;
+  // Object.keys: own keys only, one array (for-in over a large dictionary-mode object costs more per key).
+  const keys = Object.keys(value);
+  if (keys.length > allowance.nodes) {
+    allowance.nodes = -1; // past the bound whatever the values: not walked
+    return false;
+  }
+  for (let i = 0; i < keys.length; i++) {
+    allowance.chars -= keys[i].length;
+    if (!withinJson((value as Record<string, unknown>)[keys[i]], depthLeft, allowance, depth + 1)) return false;
   }
   return true;
 }
@@ -180,11 +195,14 @@ function boundJson(value: unknown, maxDepth: number, allowance: Allowance, depth
     return out;
   }
   const out: Record<string, unknown> = {};
-  for (const key in value) {
-    if (allowance.nodes <= 0) break;
-    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-    // defineProperty: a '__proto__' key of parsed JSON stays a key, as JSON.parse made it, not a prototype.
-    Object.defineProperty(out, key, { value: boundJson((value as Record<string, unknown>)[key], maxDepth, allowance, depth + 1), enumerable: true, writable: true, configurable: true });
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length && allowance.nodes > 0 && allowance.chars > 0; i++) {
+    const key = keys[i];
+    allowance.chars -= key.length;
+    const read = boundJson((value as Record<string, unknown>)[key], maxDepth, allowance, depth + 1);
+    // A '__proto__' key of parsed JSON stays a key, as JSON.parse made it, not a prototype.
+    if (key === '__proto__') Object.defineProperty(out, key, { value: read, enumerable: true, writable: true, configurable: true });
+    else out[key] = read;
   }
   return out;
 }
