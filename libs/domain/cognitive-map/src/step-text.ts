@@ -21,7 +21,7 @@ const MAX_ARGS_DEPTH = 64;
 
 /**
  * Args as readable text: string values joined, so "query": "x y" reads as "x y", not JSON noise. Values
- * nested past MAX_ARGS_DEPTH are not read: args that bypassed the contract (5,000 levels) cannot overflow the stack.
+ * nested past MAX_ARGS_DEPTH are not read: args that never met the contract (5,000 levels) cannot overflow the stack.
  */
 export function argsText(args: Record<string, JsonValue>): string {
   const parts: string[] = [];

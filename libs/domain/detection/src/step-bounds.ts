@@ -1,8 +1,8 @@
 /**
  * Per-step bounds on what detection reads (issue #29, "no input can hold the event loop"). The step
  * contract already caps a step's args and texts at 64 KiB, but a step at those caps still cost ~25 ms of
- * detection (8,000 argument keys), and a step that bypassed the contract (a producer writing to the topic)
- * could nest its args thousands deep and overflow the stack of a recursive walk. The engine reads every
+ * detection (7,000 argument keys), and a step that never met the contract (the engine used as a library:
+ * the doors and consumers validate) could nest its args thousands deep and overflow the stack of a recursive walk. The engine reads every
  * step through `boundedStep`: at most `maxArgNodes` argument values, `maxArgDepth` levels and
  * `maxArgChars` characters of argument strings; at most `maxTextChars` of a message, plan, feedback,
  * compaction or milestone text; at most `maxOutputChars` of an observation's content and error. What lies

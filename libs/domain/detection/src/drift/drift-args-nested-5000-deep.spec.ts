@@ -1,7 +1,7 @@
 /**
- * Args nested 5,000 levels deep (a producer writing straight to the steps topic bypasses the contract's 64
- * levels) overflowed the stack of the drift detector's recursive args walk, on its own and inside the
- * engine (issue #29): the step failed and was dead-lettered instead of being detected.
+ * Args nested 5,000 levels deep (a step that never met the contract's 64 levels: the engine used as a
+ * library) overflowed the stack of the drift detector's recursive args walk, on its own and inside the
+ * engine (issue #29): the step failed instead of being detected.
  */
 import type { JsonValue } from '@wayfinder/contracts';
 import { HashingEmbedder } from '@wayfinder/embeddings';
