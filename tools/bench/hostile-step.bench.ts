@@ -1,8 +1,8 @@
 /**
  * Detection cost of one hostile step (issue #29, "no input can hold the event loop"): the engine as the
  * detector worker builds it (balanced profile from a PolicyBook, hashing vectors, drift and the goal
- * checks), an agent with a goal and a plan, then hostile steps: with 7,000 keys, 60 KiB of args, args nested 5,000 deep, a 64 KiB assistant message and a
- * 64 KiB observation with a 64 KiB error. All but the deep args pass the step contract (64 KiB of args,
+ * checks), an agent with a goal and a plan, then hostile steps: args with 7,000 keys, 60 KiB of args, args
+ * nested 5,000 deep, a 64 KiB assistant message and a 64 KiB observation with a 64 KiB error. All but the deep args pass the step contract (64 KiB of args,
  * 64 KiB texts, 64 levels); the deep ones reach the engine only where the contract is skipped (the engine
  * used as a library). Prints, per kind, the median and worst µs of one step's detection over `rounds`
  * steps (each a new step of the same agent), whether it passes the contract and whether it threw. Run with
