@@ -4,7 +4,7 @@
  * checks), an agent with a goal and a plan, then hostile steps: args with 7,000 keys, 60 KiB of args, args
  * nested 5,000 deep, a 64 KiB assistant message and a 64 KiB observation with a 64 KiB error. All but the deep args pass the step contract (64 KiB of args,
  * 64 KiB texts, 64 levels); the deep ones reach the engine only where the contract is skipped (the engine
- * used as a library). Prints, per kind, the median and worst µs of one step's detection over `rounds`
+ * used as a library). Prints, per kind, the median (wall and CPU) and worst µs of one step's detection over `rounds`
  * steps (each a new step of the same agent), whether it passes the contract and whether it threw. Run with
  *   node bin/run-ts.js tools/bench/hostile-step.bench.ts [rounds]
  * The bounds it exercises are libs/domain/detection/src/step-bounds.ts (WAYFINDER_DETECTION_MAX_*).
@@ -41,7 +41,7 @@ const engine = new DetectionEngine({
   extraDetectors: [new DriftDetector(vectors), ...goalCheckDetectors(embedder)],
 });
 
-const results: Record<string, { medianUs: number; maxUs: number; admissible: boolean; threw?: string }> = {};
+const results: Record<string, { medianUs: number; medianCpuUs: number; maxUs: number; admissible: boolean; threw?: string }> = {};
 let agent = 0;
 for (const [name, make] of Object.entries(hostile)) {
   const agentId = `hostile-${agent++}`;
@@ -51,19 +51,25 @@ for (const [name, make] of Object.entries(hostile)) {
   engine.onStep(step({ kind: 'message', message: { role: 'user', text: 'Find the population of Lisbon in 1900 and write a short report with sources.' } }));
   engine.onStep(step({ kind: 'message', message: { role: 'assistant', text: '1. Search the census.\n2. Read the tables.\n3. Write the report.' } }));
   const times: number[] = [];
+  // CPU time as well as wall time: on a shared machine the wall time also counts the other processes' turns.
+  const cpuTimes: number[] = [];
   let threw: string | undefined;
   const admissible = StepEvent.safeParse(step(make(0))).success;
   for (let r = 0; r < rounds; r++) {
     const input = step(make(r));
     const started = process.hrtime.bigint();
+    const cpu = process.cpuUsage();
     try {
       engine.onStep(input);
     } catch (error) {
       threw = (error as Error).message.slice(0, 160);
     }
+    const used = process.cpuUsage(cpu);
     times.push(Number(process.hrtime.bigint() - started) / 1_000);
+    cpuTimes.push(used.user + used.system);
   }
   times.sort((a, b) => a - b);
-  results[name] = { medianUs: Math.round(times[Math.floor(times.length / 2)]), maxUs: Math.round(times[times.length - 1]), admissible, ...(threw && { threw }) };
+  cpuTimes.sort((a, b) => a - b);
+  results[name] = { medianUs: Math.round(times[Math.floor(times.length / 2)]), medianCpuUs: cpuTimes[Math.floor(cpuTimes.length / 2)], maxUs: Math.round(times[times.length - 1]), admissible, ...(threw && { threw }) };
 }
 process.stdout.write(`${JSON.stringify({ rounds, node: process.version, results }, null, 1)}\n`);
