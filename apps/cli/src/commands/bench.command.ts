@@ -55,9 +55,9 @@ export const benchCommand: Command = {
     if (which === undefined) throw new UsageError(`a benchmark is required: ${benchmarks.map((b) => `'${b}'`).join(', ')}`);
     if (!benchmarks.includes(which)) throw new UsageError(`unknown benchmark '${which}' (expected ${benchmarks.map((b) => `'${b}'`).join(', ')})`);
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
-    const only = (names: string[]) => {
+    const only = (names: string[], mode = '') => {
       const stray = Object.keys(values).find((k) => k !== 'help' && !names.includes(k));
-      if (stray) throw new UsageError(`--${stray} does not apply to 'bench ${which}'`);
+      if (stray) throw new UsageError(`--${stray} does not apply to 'bench ${which}${mode}'`);
     };
 
     let options: object;
@@ -94,7 +94,7 @@ export const benchCommand: Command = {
         results = await runFloorBench({ ...floorOptions, client }, log);
       }
     } else if (which === 'gateway' && values.streams !== undefined) {
-      only(['kafka', 'streams', 'requests']);
+      only(['kafka', 'streams', 'requests'], ' --streams');
       const streamsOptions = {
         brokers: values.kafka === undefined ? undefined : brokersOf(values.kafka),
         streams: intOption(values.streams, 'streams', 1_000),
