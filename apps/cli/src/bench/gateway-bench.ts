@@ -113,7 +113,8 @@ export async function runGatewayStreamsBench(options: GatewayStreamsBenchOptions
   }
   const config: WayfinderConfig = { ...loadConfig(env), workingDir: mkdtempSync(join(tmpdir(), 'wf-bench-gws-')) };
   const running = await startServices(config, { logger: false });
-  const base = running.gateway!.url;
+  if (!running.gateway) throw new Error('the services started without a gateway');
+  const base = running.gateway.url;
   const open: AbortController[] = [];
   try {
     /** The quiet tenant's requests, one at a time: their times, and how many failed (refused, or no socket left). */
