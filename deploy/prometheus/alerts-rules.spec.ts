@@ -57,7 +57,7 @@ describe('alert rules', () => {
 
   it('cover what DESIGN §8 asks to alert on', () => {
     expect(rules.map((r) => r.alert).sort()).toEqual(
-      ['WayfinderConsumerLag', 'WayfinderCriticalLoops', 'WayfinderDlqGrowing', 'WayfinderEscalationsSpiking', 'WayfinderSelfHealRateLow'].sort(),
+      ['WayfinderConsumerLag', 'WayfinderCriticalLoops', 'WayfinderDlqGrowing', 'WayfinderEscalationsSpiking', 'WayfinderSelfHealRateLow', 'WayfinderTenantDetectionHot'].sort(),
     );
     const selfHeal = rules.find((r) => r.alert === 'WayfinderSelfHealRateLow')!;
     expect(selfHeal.expr).toContain('< 0.7');

@@ -5,6 +5,9 @@
  *   published straight on the bus in the same run (the baseline, so the ratio is what HTTP adds);
  * - latency: looping agents post one call at a time; step → correction received over SSE, and how much
  *   of that the gateway adds over the moment the correction reached the corrections topic.
+ * With --streams N (runGatewayStreamsBench), fairness instead (issue #29): one tenant opens N correction
+ * streams while another tenant's requests are timed before and while they are open; the streams past the
+ * per-tenant cap (WAYFINDER_MAX_STREAMS_PER_TENANT) are answered 429 with Retry-After.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -84,6 +87,121 @@ export async function runGatewayBench(options: GatewayBenchOptions, log: (line: 
   }
 }
 
+export interface GatewayStreamsBenchOptions {
+  brokers?: string[];
+  /** Correction streams the noisy tenant opens. */
+  streams: number;
+  /** Requests of the quiet tenant timed before, and again while the streams are open. */
+  requests: number;
+}
+
+const NOISY_KEY = 'bench-noisy-key';
+const QUIET_KEY = 'bench-quiet-key';
+
+/**
+ * Tenant `noisy` opens `streams` SSE correction streams at once (as ~20,000 did in issue #29, exhausting the
+ * process's descriptors for every tenant); tenant `quiet` posts a 10-step batch and reads one agent's
+ * timeline, one request at a time, before and while the streams are open. The caps are the operator's
+ * (WAYFINDER_MAX_STREAMS_PER_TENANT / WAYFINDER_MAX_STREAMS from the environment, else their defaults).
+ */
+export async function runGatewayStreamsBench(options: GatewayStreamsBenchOptions, log: (line: string) => void): Promise<Record<string, unknown>> {
+  const prefix = options.brokers ? `bench-gws-${Date.now().toString(36)}.` : '';
+  const env: Record<string, string> = { ...pick(process.env, ['WAYFINDER_MAX_STREAMS_PER_TENANT', 'WAYFINDER_MAX_STREAMS']), WAYFINDER_API_KEYS: `noisy:${NOISY_KEY},quiet:${QUIET_KEY}`, WAYFINDER_GATEWAY_PORT: '0' };
+  if (options.brokers) {
+    await createTopics(options.brokers, { topicPrefix: prefix, partitionsOverride: 6 });
+    Object.assign(env, { WAYFINDER_MODE: 'distributed', WAYFINDER_KAFKA_BROKERS: options.brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_GROUP_PREFIX: `${prefix}wf`, WAYFINDER_REDIS_URL: process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379' });
+  }
+  const config: WayfinderConfig = { ...loadConfig(env), workingDir: mkdtempSync(join(tmpdir(), 'wf-bench-gws-')) };
+  const running = await startServices(config, { logger: false });
+  if (!running.gateway) throw new Error('the services started without a gateway');
+  const base = running.gateway.url;
+  const open: AbortController[] = [];
+  try {
+    /** The quiet tenant's requests, one at a time: their times, and how many failed (refused, or no socket left). */
+    const quiet = async () => {
+      const run = randomUUID().slice(0, 8);
+      const times: number[] = [];
+      let failed = 0;
+      for (let i = 0; i < options.requests; i++) {
+        const agentId = `quiet-${run}-${i % 20}`;
+        const started = performance.now();
+        try {
+          await post(base, 'POST', '/v1/steps', Array.from({ length: 10 }, (_, s) => ({ agentId, taskId: 'bench', runId: run, seq: Math.floor(i / 20) * 10 + s, kind: 'message', message: { role: 'assistant', text: `part ${i}.${s}` } })), QUIET_KEY);
+          const timeline = await fetch(`${base}/v1/agents/${agentId}/timeline`, { headers: { authorization: `Bearer ${QUIET_KEY}` }, signal: AbortSignal.timeout(10_000) });
+          await timeline.arrayBuffer();
+          // 404: the agent's history is not written yet (on Kafka the recorder is a hop behind): an answer all the same.
+          if (!timeline.ok && timeline.status !== 404) throw new Error(`quiet tenant's timeline: ${timeline.status}`);
+          times.push(performance.now() - started);
+        } catch {
+          failed++;
+        }
+      }
+      return { ...summaryWithP99(times), failed };
+    };
+    await quiet(); // warm-up, discarded
+    log(`quiet tenant: ${options.requests} requests (a 10-step batch, then the agent's timeline) before the streams`);
+    const before = await quiet();
+    log(`noisy tenant: opening ${options.streams} correction streams at once`);
+    const rssBefore = process.memoryUsage().rss;
+    let ended = 0;
+    const statuses = await Promise.all(
+      Array.from({ length: options.streams }, async (_, i) => {
+        const controller = new AbortController();
+        open.push(controller);
+        try {
+          const response = await fetch(`${base}/v1/agents/noisy-${i}/corrections`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${NOISY_KEY}` }, signal: controller.signal });
+          if (response.status !== 200) await response.arrayBuffer();
+          // Read in the background (keep-alive comments): a stream the gateway ends is no longer open.
+          else void response.arrayBuffer().then(() => ended++, () => ended++);
+          return { status: response.status, retryAfter: response.headers.get('retry-after') };
+        } catch (error) {
+          // No answer at all: the connection failed on the bench's side or was reset (named in `failures`).
+          const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+          return { status: 0, retryAfter: null, failure: cause?.code ?? cause?.message ?? (error as Error).message };
+        }
+      }),
+    );
+    const byStatus: Record<string, number> = {};
+    for (const { status } of statuses) byStatus[status] = (byStatus[status] ?? 0) + 1;
+    const retryAfter = [...new Set(statuses.filter((s) => s.status === 429).map((s) => s.retryAfter))];
+    const failures: Record<string, number> = {};
+    for (const { failure } of statuses as Array<{ failure?: string }>) if (failure) failures[failure] = (failures[failure] ?? 0) + 1;
+    log(`noisy tenant's streams answered ${JSON.stringify(byStatus)}; timing the quiet tenant while they are open`);
+    const during = await quiet();
+    const quietStreamStatus = await fetch(`${base}/v1/agents/quiet-stream/corrections`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${QUIET_KEY}` }, signal: AbortSignal.timeout(5_000) }).then(
+      async (response) => {
+        await response.body?.cancel();
+        return response.status;
+      },
+      (error: Error) => error.message,
+    );
+    return {
+      mode: options.brokers ? 'distributed' : 'embedded',
+      caps: { perTenant: config.maxStreamsPerTenant, total: config.maxStreams },
+      noisyStreams: { requested: options.streams, byStatus, endedWhileTiming: ended, retryAfter, failures },
+      quietStreamStatus,
+      quietRequestMs: { before, during, p50Ratio: round(during.p50 / before.p50, 2), p99Ratio: round(during.p99 / before.p99, 2) },
+      benchRssMb: { beforeStreams: Math.round(rssBefore / 1e6), withStreams: Math.round(process.memoryUsage().rss / 1e6) },
+    };
+  } finally {
+    for (const controller of open) controller.abort();
+    await running.stop();
+    if (options.brokers) await deleteTopics(options.brokers, prefix);
+  }
+}
+
+function pick(env: NodeJS.ProcessEnv, names: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) if (env[name] !== undefined) out[name] = env[name] as string;
+  return out;
+}
+
+function summaryWithP99(values: number[]): { n: number; p50: number; p99: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN, 2);
+  return { n: sorted.length, p50: at(0.5), p99: at(0.99), max: round(sorted.at(-1) ?? NaN, 2) };
+}
+
 /** The run's own topics go when it ends (a shared broker must not pile up benchmark topics). */
 async function deleteTopics(brokers: string[], prefix: string): Promise<void> {
   const admin = new Kafka({ clientId: 'bench-gateway-cleanup', brokers, logLevel: logLevel.NOTHING }).admin();
@@ -158,8 +276,8 @@ async function measureLatency(base: string, agents: number, onBus: Map<string, n
   return { agents, stepToSseMs: summary(toSse), sseAfterCorrectionsTopicMs: summary(sseAfterBus) };
 }
 
-async function post(base: string, method: string, path: string, body: unknown): Promise<{ accepted?: number }> {
-  const response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function post(base: string, method: string, path: string, body: unknown, key = KEY): Promise<{ accepted?: number }> {
+  const response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
   return JSON.parse(text);

@@ -48,15 +48,16 @@ export const benchCommand: Command = {
       turns: { type: 'string' },
       client: { type: 'string' },
       rounds: { type: 'string' },
+      streams: { type: 'string' },
     });
     const [which, ...extra] = positionals;
     const benchmarks = ['detectors', 'floor', 'pipeline', 'gateway', 'proxy'];
     if (which === undefined) throw new UsageError(`a benchmark is required: ${benchmarks.map((b) => `'${b}'`).join(', ')}`);
     if (!benchmarks.includes(which)) throw new UsageError(`unknown benchmark '${which}' (expected ${benchmarks.map((b) => `'${b}'`).join(', ')})`);
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
-    const only = (names: string[]) => {
+    const only = (names: string[], mode = '') => {
       const stray = Object.keys(values).find((k) => k !== 'help' && !names.includes(k));
-      if (stray) throw new UsageError(`--${stray} does not apply to 'bench ${which}'`);
+      if (stray) throw new UsageError(`--${stray} does not apply to 'bench ${which}${mode}'`);
     };
 
     let options: object;
@@ -92,6 +93,16 @@ export const benchCommand: Command = {
         options = { ...floorOptions, client };
         results = await runFloorBench({ ...floorOptions, client }, log);
       }
+    } else if (which === 'gateway' && values.streams !== undefined) {
+      only(['kafka', 'streams', 'requests'], ' --streams');
+      const streamsOptions = {
+        brokers: values.kafka === undefined ? undefined : brokersOf(values.kafka),
+        streams: intOption(values.streams, 'streams', 1_000),
+        requests: intOption(values.requests, 'requests', 300),
+      };
+      options = streamsOptions;
+      const { runGatewayStreamsBench } = await import('../bench/gateway-bench');
+      results = await runGatewayStreamsBench(streamsOptions, (line) => io.stderr.write(`wayfinder bench: ${line}\n`));
     } else if (which === 'gateway') {
       only(['kafka', 'agents', 'events', 'concurrency']);
       const gatewayOptions = {

@@ -8,6 +8,7 @@ export const benchHelp: CommandHelp = {
        wayfinder bench floor [--kafka BROKERS] [--agents N] [--messages N] [--partitions N] [--client kafkajs|platformatic|both] [--rounds N]
        wayfinder bench pipeline [--kafka BROKERS] [--agents N] [--rate N] [--duration SECONDS] [--looping-share R] [--partitions N] [--telemetry] [--pipeline one-pass|separate] [--separate] [--messages N] [--backlog N] [--decompose]
        wayfinder bench gateway [--kafka BROKERS] [--events N] [--agents N] [--concurrency N]
+       wayfinder bench gateway --streams N [--kafka BROKERS] [--requests N]
        wayfinder bench proxy [--kafka BROKERS] [--requests N] [--agents N] [--turns N]
 
 detectors: the detectors in process: events per second with only the tool-loop detectors and with all
@@ -54,6 +55,11 @@ correction latency over SSE for looping agents, with what the gateway adds after
   --events N         events to ingest per measurement (default 20000)
   --agents N         looping agents for the latency (default 20)
   --concurrency N    requests in flight (default 4)
+With --streams, fairness instead: tenant noisy opens N correction streams (SSE) at once while tenant quiet
+posts a 10-step batch and reads an agent's timeline, one request at a time, before and while they are open
+(p50, p99); the streams past the per-tenant cap (WAYFINDER_MAX_STREAMS_PER_TENANT) answer 429.
+  --streams N        streams the noisy tenant opens (e.g. 1000)
+  --requests N       quiet tenant's requests timed before and during (default 300)
 
 proxy: the LLM proxy (POST /v1/chat/completions) against a local upstream: the latency it adds per
 request (p50, p99), each proxied request paired with the same request sent straight to the upstream

@@ -16,16 +16,23 @@ function jsonText(value: JsonValue | undefined): string {
   }
 }
 
-/** Args as readable text: string values joined, so "query": "x y" reads as "x y", not JSON noise. */
+/** Levels of args read by argsText: the step contract's own limit (contracts' isJsonValue), so a valid step is read whole. */
+const MAX_ARGS_DEPTH = 64;
+
+/**
+ * Args as readable text: string values joined, so "query": "x y" reads as "x y", not JSON noise. Values
+ * nested past MAX_ARGS_DEPTH are not read: args that never met the contract (5,000 levels) cannot overflow the stack.
+ */
 export function argsText(args: Record<string, JsonValue>): string {
   const parts: string[] = [];
-  const walk = (v: JsonValue) => {
+  const walk = (v: JsonValue, depth: number) => {
     if (typeof v === 'string') parts.push(v);
     else if (typeof v === 'number' || typeof v === 'boolean') parts.push(String(v));
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    else if (depth >= MAX_ARGS_DEPTH) return;
+    else if (Array.isArray(v)) for (const item of v) walk(item, depth + 1);
+    else if (v && typeof v === 'object') for (const item of Object.values(v)) walk(item, depth + 1);
   };
-  walk(args);
+  walk(args, 0);
   return parts.join(' ');
 }
 

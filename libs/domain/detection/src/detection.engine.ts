@@ -35,6 +35,7 @@ import { RunState } from './state/run-state';
 import { SKETCH_WORDS, sketchInto } from './state/sketch';
 import { EvidenceMemory } from './evidence/evidence-memory';
 import type { DetectionContext, DeviationDraft, StepDetector } from './types';
+import { boundedStep, DEFAULT_STEP_BOUNDS, type StepBounds } from './step-bounds';
 
 export interface DetectionEngineOptions {
   /** The hashing embedder (default: the built-in one, for which the profiles' thresholds are calibrated). */
@@ -48,6 +49,14 @@ export interface DetectionEngineOptions {
   extraDetectors?: StepDetector[];
   /** Told of every step not applied again: an eventId already applied, or a seq at or below the run's last. */
   onDuplicate?: (step: StepEvent, reason: 'seen_event' | 'stale_seq') => void;
+  /** What detection reads of one step (DEFAULT_STEP_BOUNDS; the operator's WAYFINDER_DETECTION_MAX_*). */
+  stepBounds?: StepBounds;
+  /**
+   * Told of each step's detection cost, for the per-tenant metrics: `work` is deterministic (argument
+   * values and characters read, after the bounds), `seconds` the wall time it took. Measured only, never
+   * used for a decision.
+   */
+  onStepCost?: (tenantId: string, work: number, seconds: number) => void;
 }
 
 /** Default of `loop.runRestartGapMs`. */
@@ -69,6 +78,10 @@ export class DetectionEngine {
   private readonly policyFor: (step: StepEvent) => DetectionContext;
   private readonly extraDetectors: StepDetector[];
   private readonly onDuplicate?: DetectionEngineOptions['onDuplicate'];
+  private readonly stepBounds: StepBounds;
+  private readonly onStepCost?: DetectionEngineOptions['onStepCost'];
+  /** The work of the step being read (boundedStep spends it), reused by every step. */
+  private readonly work = { work: 0 };
   /** tenantId → agentId → state: no composite key string per agent to build on every step or keep in memory. */
   private readonly agents = new Map<string, Map<string, AgentState>>();
   private agentTotal = 0;
@@ -89,6 +102,8 @@ export class DetectionEngine {
     // semantic_repetition is built in but reads its own embedder's vectors, so it plugs in like drift.
     this.extraDetectors = [new SemanticRepetitionDetector(this.vectors), ...(options.extraDetectors ?? [])];
     this.onDuplicate = options.onDuplicate;
+    this.stepBounds = options.stepBounds ?? DEFAULT_STEP_BOUNDS;
+    this.onStepCost = options.onStepCost;
     // The plug-ins that can keep their per-agent state in this engine's agents do (one container per agent).
     const slots = this.agentSlots();
     for (const detector of this.extraDetectors) detector.useAgentSlots?.(slots);
@@ -102,9 +117,11 @@ export class DetectionEngine {
    * The texts that onStep will embed with a semantic embedder, for the caller to prefetch (async,
    * batched) before it runs the steps: the engine's own (monologue, near-duplicate calls) and each plug-in's.
    */
-  textsFor(step: StepEvent, position?: Position): EmbeddingRequest[] {
+  textsFor(input: StepEvent, position?: Position): EmbeddingRequest[] {
     const out: EmbeddingRequest[] = [];
-    if (!step || typeof step !== 'object' || typeof step.tenantId !== 'string' || typeof step.agentId !== 'string') return out;
+    if (!input || typeof input !== 'object' || typeof input.tenantId !== 'string' || typeof input.agentId !== 'string') return out;
+    // The texts of the step as onStep will read it.
+    const step = boundedStep(input, this.stepBounds);
     let ctx: DetectionContext;
     try {
       ctx = this.policyFor(step);
@@ -138,7 +155,14 @@ export class DetectionEngine {
    * finally dead-lettered with that reason — never swallowed.
    */
   onStep(step: StepEvent, position?: Position): Deviation[] {
-    return this.apply(step, position);
+    if (!this.onStepCost) return this.apply(step, position);
+    const started = performance.now();
+    this.work.work = 0;
+    try {
+      return this.apply(step, position);
+    } finally {
+      if (step && typeof step === 'object' && typeof step.tenantId === 'string') this.onStepCost(step.tenantId, this.work.work, (performance.now() - started) / 1000);
+    }
   }
 
   /** Time-based checks (stagnation by wall clock); returns deviations for idle agents. */
@@ -257,10 +281,12 @@ export class DetectionEngine {
     if (tenant.size === 0) this.agents.delete(tenantId);
   }
 
-  private apply(step: StepEvent, position: Position | undefined): Deviation[] {
-    if (!step || typeof step !== 'object') return [];
-    const { tenantId, agentId, eventId } = step;
+  private apply(input: StepEvent, position: Position | undefined): Deviation[] {
+    if (!input || typeof input !== 'object') return [];
+    const { tenantId, agentId, eventId } = input;
     if (typeof tenantId !== 'string' || typeof agentId !== 'string' || typeof eventId !== 'string') return [];
+    // Every detector below reads the step within the bounds, so no step's detection cost is unbounded.
+    const step = boundedStep(input, this.stepBounds, this.work);
     const seq = typeof step.seq === 'number' && Number.isFinite(step.seq) ? step.seq : Number.NaN;
     if (Number.isNaN(seq)) return [];
     const ctx = this.policyFor(step);

@@ -1,5 +1,6 @@
 /** Public API of @wayfinder/detection: the engine, policies and fingerprints (DESIGN §5.3, §6). */
 export { DetectionEngine, type DetectionEngineOptions } from './detection.engine';
+export { boundedStep, DEFAULT_STEP_BOUNDS, STEP_BOUND_ENV, type StepBounds, type StepWork } from './step-bounds';
 export type { DetectionContext, DeviationDraft, StepDetector } from './types';
 export { PROFILES, DEFAULT_PROFILE } from './policy/profiles';
 export { resolvePolicy, applyOverlay } from './policy/resolve';

@@ -5,7 +5,7 @@
 import type { CognitiveMap, Deviation, PolicySettings, StepEvent, TaskSpec } from '@wayfinder/contracts';
 import { Localizer, parseTask, type LocalizerSnapshot } from '@wayfinder/cognitive-map';
 import { CorrectionEngine } from '@wayfinder/correction';
-import { CrossAgentCycleDetector, DelegationSignaller, DetectionEngine, plugInDetectors, type DetectionContext } from '@wayfinder/detection';
+import { CrossAgentCycleDetector, DelegationSignaller, DetectionEngine, plugInDetectors, type DetectionContext, type DetectionEngineOptions } from '@wayfinder/detection';
 import { HashingEmbedder, hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { AnchorStage } from './anchor-stage';
 import { LadderStage, type PolicySubject } from './ladder-stage';
@@ -43,6 +43,10 @@ export interface NavigatorOptions {
   correctionEngine?: CorrectionEngine;
   /** Told of a step the detectors did not apply again (an eventId seen, a seq at or below the run's last). */
   onDuplicate?: (step: StepEvent, reason: 'seen_event' | 'stale_seq') => void;
+  /** What detection reads of one step (the operator's WAYFINDER_DETECTION_MAX_*; the engine's defaults when absent). */
+  stepBounds?: DetectionEngineOptions['stepBounds'];
+  /** Told of each step's detection cost (the per-tenant detection metrics). */
+  onStepCost?: DetectionEngineOptions['onStepCost'];
   /**
    * cross_agent_cycle: `in-process` (default: every agent of a tenant passes through this Navigator) or
    * `published` (a tenant's agents on several instances: steps return their delegation signals for the
@@ -72,6 +76,8 @@ export function createNavigator(options: NavigatorOptions): Navigator {
     },
     extraDetectors: plugInDetectors(vectors, embedder),
     onDuplicate: options.onDuplicate,
+    stepBounds: options.stepBounds,
+    onStepCost: options.onStepCost,
   });
   // Delegation cycles span agents: in process every agent of a tenant passes here, so one graph sees them
   // all; distributed, the signals go out to the tenant's one graph (`crossAgent: 'published'`).

@@ -99,6 +99,12 @@ export const WayfinderConfig = z.object({
   maxStreamsPerTenant: z.coerce.number().int().min(1).max(1_000_000),
   /** Open correction streams in all, every tenant together. */
   maxStreams: z.coerce.number().int().min(1).max(1_000_000),
+  /** What detection reads of one step (@wayfinder/detection step-bounds.ts; its defaults when unset). */
+  detectionMaxArgNodes: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  detectionMaxArgDepth: z.coerce.number().int().min(1).max(64).optional(),
+  detectionMaxArgChars: z.coerce.number().int().min(1).max(16 * 1024 * 1024).optional(),
+  detectionMaxTextChars: z.coerce.number().int().min(1).max(16 * 1024 * 1024).optional(),
+  detectionMaxOutputChars: z.coerce.number().int().min(1).max(16 * 1024 * 1024).optional(),
   /** `tenant:key,tenant:key` development/CI keys (checked by the gateway at boot). */
   apiKeys: z.string().optional(),
   /** Working directory of embedded mode's `.wayfinder/` (keys file). */
@@ -190,6 +196,11 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   ingestMaxBurst: 'WAYFINDER_INGEST_MAX_BURST',
   maxStreamsPerTenant: 'WAYFINDER_MAX_STREAMS_PER_TENANT',
   maxStreams: 'WAYFINDER_MAX_STREAMS',
+  detectionMaxArgNodes: 'WAYFINDER_DETECTION_MAX_ARG_NODES',
+  detectionMaxArgDepth: 'WAYFINDER_DETECTION_MAX_ARG_DEPTH',
+  detectionMaxArgChars: 'WAYFINDER_DETECTION_MAX_ARG_CHARS',
+  detectionMaxTextChars: 'WAYFINDER_DETECTION_MAX_TEXT_CHARS',
+  detectionMaxOutputChars: 'WAYFINDER_DETECTION_MAX_OUTPUT_CHARS',
   apiKeys: 'WAYFINDER_API_KEYS',
   workingDir: 'working directory',
   groupPrefix: 'WAYFINDER_GROUP_PREFIX',
@@ -249,6 +260,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     ingestMaxBurst: env.WAYFINDER_INGEST_MAX_BURST ?? '10000',
     maxStreamsPerTenant: env.WAYFINDER_MAX_STREAMS_PER_TENANT ?? '200',
     maxStreams: env.WAYFINDER_MAX_STREAMS ?? '2000',
+    detectionMaxArgNodes: env.WAYFINDER_DETECTION_MAX_ARG_NODES || undefined,
+    detectionMaxArgDepth: env.WAYFINDER_DETECTION_MAX_ARG_DEPTH || undefined,
+    detectionMaxArgChars: env.WAYFINDER_DETECTION_MAX_ARG_CHARS || undefined,
+    detectionMaxTextChars: env.WAYFINDER_DETECTION_MAX_TEXT_CHARS || undefined,
+    detectionMaxOutputChars: env.WAYFINDER_DETECTION_MAX_OUTPUT_CHARS || undefined,
     apiKeys: env.WAYFINDER_API_KEYS,
     workingDir: process.cwd(),
     groupPrefix: env.WAYFINDER_GROUP_PREFIX ?? 'wayfinder',

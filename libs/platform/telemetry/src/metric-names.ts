@@ -39,6 +39,8 @@ export const METRICS = {
   consumerLag: { name: 'wayfinder.consumer.lag', kind: 'gauge', unit: '{message}', description: 'Messages not yet consumed, per consumer group and topic', attributes: ['service', 'topic'] },
   falsePositives: { name: 'wayfinder.false_positives', kind: 'counter', unit: '{deviation}', description: 'Deviations an operator marked as false positives, by detector', attributes: ['tenant', 'detector'] },
   falsePositiveShare: { name: 'wayfinder.false_positive.share', kind: 'gauge', unit: '1', description: "Share of a detector's deviations in the tenant's retained history that operators marked false positives", attributes: ['tenant', 'detector'] },
+  detectionTime: { name: 'wayfinder.detection.time', kind: 'counter', unit: 's', description: "Wall time the detectors spent on a tenant's steps, per service: one tenant's share of the detection CPU", attributes: ['tenant', 'service'] },
+  detectionWork: { name: 'wayfinder.detection.work', kind: 'counter', unit: '{unit}', description: "Argument values and characters the detectors read of a tenant's steps, within the per-step bounds (WAYFINDER_DETECTION_MAX_*): deterministic, the same on a replay", attributes: ['tenant', 'service'] },
   dlqMessages: { name: 'wayfinder.dlq.messages', kind: 'counter', unit: '{message}', description: 'Messages dead-lettered, per source topic', attributes: ['topic'] },
 } as const satisfies Record<string, MetricSpec>;
 

@@ -106,4 +106,26 @@ describe('NavigationMetrics on a batch', () => {
     metrics.deviations([]);
     expect(calls).toEqual([]);
   });
+
+  it("adds each tenant's detection time and work once per batch, summed over its steps (issue #29)", () => {
+    const { meter, calls } = recordingMeter();
+    const metrics = new NavigationMetrics(meter);
+    metrics.detectionCost('acme', 1_000, 0.002);
+    metrics.detectionCost('globex', 40, 0.0001);
+    metrics.detectionCost('acme', 16_384, 0.003);
+    metrics.detectionCostFlushed('navigator');
+    const added = (name: string) => calls.filter((c) => c.name === name).map((c) => ({ tenant: c.attributes.tenant, service: c.attributes.service, value: Number(c.value.toFixed(6)) }));
+    expect(added(METRICS.detectionWork.name)).toEqual([
+      { tenant: 'acme', service: 'navigator', value: 17_384 },
+      { tenant: 'globex', service: 'navigator', value: 40 },
+    ]);
+    expect(added(METRICS.detectionTime.name)).toEqual([
+      { tenant: 'acme', service: 'navigator', value: 0.005 },
+      { tenant: 'globex', service: 'navigator', value: 0.0001 },
+    ]);
+    // Flushed: the next batch starts from zero.
+    calls.length = 0;
+    metrics.detectionCostFlushed('navigator');
+    expect(calls).toEqual([]);
+  });
 });

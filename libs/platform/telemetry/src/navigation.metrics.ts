@@ -65,6 +65,10 @@ export class NavigationMetrics {
   private readonly stepToCorrection: Histogram;
   private readonly dlqMessages: Counter;
   private readonly falsePositives: Counter;
+  private readonly detectionTime: Counter;
+  private readonly detectionWork: Counter;
+  /** Per tenant, the detection cost of the steps since the last `detectionCostFlushed` (summed: one `add` per tenant per batch). */
+  private readonly detectionCosts = new Map<string, { seconds: number; work: number }>();
   /** Per tenant, per detector: the share of its retained deviations marked false positives. */
   private readonly falsePositiveShareByTenant = new Map<string, ReadonlyMap<string, number>>();
   private readonly repetitionByTenant = new Map<string, Ratio>();
@@ -96,6 +100,8 @@ export class NavigationMetrics {
     this.stepToCorrection = histogram(METRICS.stepToCorrectionLatency, LATENCY_BUCKETS_S);
     this.dlqMessages = counter(METRICS.dlqMessages);
     this.falsePositives = counter(METRICS.falsePositives);
+    this.detectionTime = counter(METRICS.detectionTime);
+    this.detectionWork = counter(METRICS.detectionWork);
 
     const gauge = (spec: (typeof METRICS)[keyof typeof METRICS], observe: (result: ObservableResult) => void) =>
       meter.createObservableGauge(spec.name, { unit: spec.unit, description: spec.description }).addCallback(observe);
@@ -110,6 +116,27 @@ export class NavigationMetrics {
         for (const reading of source()) result.observe(reading.lag, { service: reading.group, topic: reading.topic });
       }
     });
+  }
+
+  /** One step's detection cost (DetectionEngineOptions.onStepCost), summed per tenant until `detectionCostFlushed`. */
+  detectionCost(tenantId: string, work: number, seconds: number): void {
+    if (!this.enabled) return;
+    const cost = this.detectionCosts.get(tenantId);
+    if (cost) {
+      cost.seconds += seconds;
+      cost.work += work;
+    } else this.detectionCosts.set(tenantId, { seconds, work });
+  }
+
+  /** The detection cost summed since the last call, added per tenant for `service` (once per batch). */
+  detectionCostFlushed(service: string): void {
+    if (!this.enabled || this.detectionCosts.size === 0) return;
+    for (const [tenant, cost] of this.detectionCosts) {
+      const attributes = { tenant, service };
+      this.detectionTime.add(cost.seconds, attributes);
+      this.detectionWork.add(cost.work, attributes);
+    }
+    this.detectionCosts.clear();
   }
 
   /** A step not applied again (a redelivery at or below the last seq applied), by reason. */

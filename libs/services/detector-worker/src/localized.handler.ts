@@ -10,10 +10,10 @@ import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { DETECTED_SCHEMA, positionOnMap, type CognitiveMap, type DetectedStep, type DelegationSignal, type Deviation, type LocalizedStep, type Suppression } from '@wayfinder/contracts';
 import { BatchEventPattern, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { systemClock, type Clock } from '@wayfinder/clock';
-import { DelegationSignaller, DetectionEngine, plugInDetectors } from '@wayfinder/detection';
+import { DelegationSignaller, DetectionEngine, plugInDetectors, type StepBounds } from '@wayfinder/detection';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { SuppressionBook } from '@wayfinder/history';
-import { BUS, CLOCK, dropStateOfRevokedPartitions, EMBEDDER, MAP_STORE, MapCache, PeriodicTask, POLICY_BOOK, STATE_SETTINGS, VECTORS, type MapStore, type PolicyBook, type StateSettings } from '@wayfinder/service-core';
+import { BUS, CLOCK, DETECTION_STEP_BOUNDS, dropStateOfRevokedPartitions, EMBEDDER, MAP_STORE, MapCache, PeriodicTask, POLICY_BOOK, STATE_SETTINGS, VECTORS, type MapStore, type PolicyBook, type StateSettings } from '@wayfinder/service-core';
 import { navigationMetrics } from '@wayfinder/telemetry';
 import { DETECTOR_STATE_STORE, type DetectorStateStore } from './detector-state.store';
 import { DetectorWorker, type Detected } from './detector-worker';
@@ -43,6 +43,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     @Optional() @Inject(VECTORS) semantic?: PrefetchingVectorSource | null,
     @Optional() @Inject(STATE_SETTINGS) settings?: StateSettings,
     @Optional() @Inject(CLOCK) clock?: Clock,
+    @Optional() @Inject(DETECTION_STEP_BOUNDS) stepBounds?: StepBounds,
   ) {
     this.clock = clock ?? systemClock;
     this.maps = new MapCache(mapStore, this.clock.now);
@@ -52,6 +53,8 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
       vectors,
       policyFor: (step) => this.policies.contextFor(step, this.maps.peek(step.tenantId, step.taskId)),
       extraDetectors: plugInDetectors(vectors, embedder),
+      stepBounds,
+      onStepCost: (tenantId, work, seconds) => this.metrics.detectionCost(tenantId, work, seconds),
       onDuplicate: (step, reason) => {
         this.metrics.duplicateStep(step.tenantId, 'detector-worker', reason);
         this.logger.debug(`duplicate step ${JSON.stringify(step.eventId)} of ${JSON.stringify(step.tenantId)}/${JSON.stringify(step.agentId)} (seq ${step.seq}, ${reason}): not applied again`);
@@ -114,6 +117,7 @@ export class LocalizedHandler implements OnModuleInit, OnModuleDestroy {
     }
     const deviations = await this.worker.handleBatch(batch, ctx?.getBatch?.()[0]?.partition ?? -1);
     this.metrics.detected(steps, deviations);
+    this.metrics.detectionCostFlushed('detector-worker');
     // Delegations and progress go to the tenant's cycle detector (DelegationsHandler), keyed by tenant.
     const signals: DelegationSignal[] = [];
     for (const { step, position } of batch) signals.push(...this.signaller.signalsOf(step, position));

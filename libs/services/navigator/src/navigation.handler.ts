@@ -19,11 +19,12 @@ import { systemClock, type Clock } from '@wayfinder/clock';
 import { hashingVectors, type PrefetchingVectorSource, type SyncEmbedder } from '@wayfinder/embeddings';
 import { SuppressionBook } from '@wayfinder/history';
 import { CorrectionEngine } from '@wayfinder/correction';
-import { createNavigator, type NavigationResult, type Navigator } from '@wayfinder/navigation';
+import { createNavigator, type NavigationResult, type Navigator, type NavigatorOptions } from '@wayfinder/navigation';
 import {
   AGENT_STATE_STORES,
   BUS,
   CLOCK,
+  DETECTION_STEP_BOUNDS,
   DurableAgentStates,
   distinctAgents,
   dropStateOfRevokedPartitions,
@@ -100,6 +101,7 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
     @Optional() @Inject(AGENT_STATE_STORES) stores?: AgentStateStores,
     @Optional() @Inject(STATE_SETTINGS) settings?: StateSettings,
     @Optional() @Inject(CLOCK) clock?: Clock,
+    @Optional() @Inject(DETECTION_STEP_BOUNDS) stepBounds?: NavigatorOptions['stepBounds'],
   ) {
     this.clock = clock ?? systemClock;
     this.crossAgentPublished = stores !== undefined;
@@ -115,6 +117,8 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
       suppressed: (deviation) => this.suppressions.size > 0 && this.suppressions.suppresses(deviation, this.clock.now()),
       shadow: (tenantId) => policies.tenant(tenantId)?.shadow === true,
       onDuplicate: (step, reason) => this.metrics.duplicateStep(step.tenantId, 'navigator', reason),
+      stepBounds,
+      onStepCost: (tenantId, work, seconds) => this.metrics.detectionCost(tenantId, work, seconds),
       crossAgent: this.crossAgentPublished ? 'published' : 'in-process',
     });
     // Embedded (no stores), the documents stay in this process: a batch whose publish failed is still
@@ -221,6 +225,7 @@ export class NavigationHandler implements OnModuleInit, OnModuleDestroy {
           }
         }
         this.metrics.detected(steps, out.deviations);
+        this.metrics.detectionCostFlushed('navigator');
         await this.publish(out);
       },
       ctx?.getBatch?.()[0]?.partition ?? -1,

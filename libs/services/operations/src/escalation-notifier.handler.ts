@@ -9,16 +9,20 @@
  * failure names the webhook by redactUrl only (scheme, host, port): its userinfo and path tokens never
  * reach a log or the DLQ. The post goes out under the operator's egress policy (egressRequest of
  * @wayfinder/config): a webhook outside WAYFINDER_EGRESS_ALLOW, or whose name resolves to a private
- * address the operator did not allow, is refused at send and connect time (names resolve anew).
+ * address the operator did not allow, is refused at send and connect time (names resolve anew). Each
+ * queued escalation is recorded in the pending deliveries (Redis in distributed mode) until it is posted
+ * or given up, so a restart or a dead instance does not lose it: its lease runs out and an instance
+ * running, or this one restarted, queues it again (pending-deliveries.ts).
  */
-import { Controller, Inject, Logger, type OnModuleDestroy, Optional } from '@nestjs/common';
+import { Controller, Inject, Logger, type OnApplicationBootstrap, type OnModuleDestroy, Optional } from '@nestjs/common';
 import { egressRequest, type EgressPolicy } from '@wayfinder/config';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { dlqTopicOf, type Escalation } from '@wayfinder/contracts';
-import { BatchEventPattern, deadLetterHeaders, type Bus, type BusBatchContext, type Delivered } from '@wayfinder/bus';
+import { BatchEventPattern, deadLetterHeaders, type Bus, type BusBatchContext } from '@wayfinder/bus';
 import { escalationWebhookRequest, redactUrl } from '@wayfinder/history';
-import { BUS, POLICY_BOOK, type PolicyBook } from '@wayfinder/service-core';
+import { BUS, PeriodicTask, POLICY_BOOK, type PolicyBook } from '@wayfinder/service-core';
 import type { DeliveryLog } from './delivery-log';
+import { InMemoryPendingDeliveries, type PendingDeliveries, type PendingDelivery, type PendingSource } from './pending-deliveries';
 import { DEFAULT_LANE_SETTINGS, TenantDeliveryLanes, type LaneSettings } from './tenant-delivery-lanes';
 
 export const DELIVERY_LOG = Symbol('wayfinder.delivery-log');
@@ -27,13 +31,17 @@ export const WEBHOOK_TIMEOUT_MS = Symbol('wayfinder.webhook-timeout-ms');
 export const WEBHOOK_EGRESS = Symbol('wayfinder.webhook-egress');
 /** Tries, backoff and bound of each tenant's delivery lane (DEFAULT_LANE_SETTINGS when absent). */
 export const WEBHOOK_LANES = Symbol('wayfinder.webhook-lanes');
+/** Where queued deliveries are kept until posted or given up (InMemoryPendingDeliveries when absent). */
+export const PENDING_DELIVERIES = Symbol('wayfinder.pending-deliveries');
 
 const ESCALATIONS = 'wayfinder.escalations.v1';
 
 @Controller()
-export class EscalationNotifierHandler implements OnModuleDestroy {
+export class EscalationNotifierHandler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('escalation-notifier');
   readonly lanes: TenantDeliveryLanes;
+  readonly pending: PendingDeliveries;
+  private readonly leases: PeriodicTask | undefined;
 
   constructor(
     @Inject(POLICY_BOOK) private readonly policies: PolicyBook,
@@ -42,14 +50,43 @@ export class EscalationNotifierHandler implements OnModuleDestroy {
     @Optional() @Inject(WEBHOOK_EGRESS) private readonly egress: EgressPolicy = { allow: [], allowPrivate: false },
     @Optional() @Inject(BUS) private readonly bus?: Pick<Bus, 'publishRaw'>,
     @Optional() @Inject(WEBHOOK_LANES) lanes: Partial<LaneSettings> = {},
+    @Optional() @Inject(PENDING_DELIVERIES) pending?: PendingDeliveries,
   ) {
     this.lanes = new TenantDeliveryLanes({ ...DEFAULT_LANE_SETTINGS, ...lanes }, (tenantId, error) =>
       this.logger.error(`escalation delivery of tenant ${tenantId} failed: ${error instanceof Error ? error.message : String(error)}`),
     );
+    this.pending = pending ?? new InMemoryPendingDeliveries();
+    const everyMs = this.pending.renewEveryMs;
+    this.leases =
+      everyMs === undefined
+        ? undefined
+        : new PeriodicTask({ name: 'pending-deliveries', everyMs, run: () => this.renewAndRecover(), onError: (_name, error) => this.logger.error(`pending deliveries: ${error instanceof Error ? error.message : String(error)}`) });
   }
 
-  onModuleDestroy(): void {
+  /** Takes over, at once, the deliveries a stopped instance (this one before a restart) left waiting. */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.leases) return;
+    await this.leases.runOnce();
+    this.leases.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    // What is still waiting stays in the pending deliveries: its lease runs out and it is queued again.
+    await this.leases?.stop();
     this.lanes.stop();
+  }
+
+  /** Renews this instance's leases, then queues the deliveries whose owner stopped renewing. */
+  async renewAndRecover(): Promise<number> {
+    await this.pending.renew();
+    const orphans = await this.pending.claimOrphans();
+    for (const orphan of orphans) {
+      const { tenantId, eventId } = orphan.escalation;
+      if (await this.log.delivered(tenantId, eventId)) await this.pending.remove(tenantId, eventId);
+      else await this.queue(orphan);
+    }
+    if (orphans.length > 0) this.logger.log(`${orphans.length} escalation deliveries left waiting by a stopped notifier queued again`);
+    return orphans.length;
   }
 
   @BatchEventPattern(ESCALATIONS)
@@ -59,13 +96,34 @@ export class EscalationNotifierHandler implements OnModuleDestroy {
       const escalation = batch[i];
       if (!this.policies.tenant(escalation.tenantId)?.webhook) continue;
       if (await this.log.delivered(escalation.tenantId, escalation.eventId)) continue;
-      const source = delivered?.[i];
-      const submitted = this.lanes.submit(escalation.tenantId, {
-        id: escalation.eventId,
-        send: () => this.post(escalation),
-        giveUp: (reason, attempts) => this.deadLetter(escalation, source, reason, attempts),
-      });
-      if (submitted === 'full') await this.deadLetter(escalation, source, this.lanes.fullReason(escalation.tenantId), 0);
+      const from = delivered?.[i];
+      await this.queue({ escalation, ...(from && { source: { topic: from.topic, partition: from.partition, offset: from.offset, ...(from.key !== null && { key: from.key }) } }) }, from?.headers);
+    }
+  }
+
+  /**
+   * Records the delivery as pending (before the batch may commit), then hands it to its tenant's lane;
+   * it leaves the pending deliveries once posted or given up.
+   */
+  private async queue(delivery: PendingDelivery, headers?: Readonly<Record<string, string>>): Promise<void> {
+    const { escalation, source } = delivery;
+    const { tenantId, eventId } = escalation;
+    await this.pending.add(delivery);
+    const submitted = this.lanes.submit(tenantId, {
+      id: eventId,
+      send: async () => {
+        // Accepted already (by another instance that claimed it too, or before a failed removal): not posted again.
+        if (!(await this.log.delivered(tenantId, eventId))) await this.post(escalation);
+        await this.pending.remove(tenantId, eventId);
+      },
+      giveUp: async (reason, attempts) => {
+        await this.deadLetter(escalation, source, headers, reason, attempts);
+        await this.pending.remove(tenantId, eventId);
+      },
+    });
+    if (submitted === 'full') {
+      await this.deadLetter(escalation, source, headers, this.lanes.fullReason(tenantId), 0);
+      await this.pending.remove(tenantId, eventId);
     }
   }
 
@@ -97,12 +155,12 @@ export class EscalationNotifierHandler implements OnModuleDestroy {
     this.logger.log(`escalation ${escalation.eventId} of ${escalation.tenantId}/${escalation.agentId} posted (${webhook.format})`);
   }
 
-  private async deadLetter(escalation: Escalation, source: Delivered<unknown> | undefined, reason: string, attempts: number): Promise<void> {
+  private async deadLetter(escalation: Escalation, source: PendingSource | undefined, headers: Readonly<Record<string, string>> | undefined, reason: string, attempts: number): Promise<void> {
     this.logger.warn(`escalation ${escalation.eventId} of ${escalation.tenantId} dead-lettered: ${reason}`);
     if (!this.bus) return;
     const where = { topic: source?.topic ?? ESCALATIONS, partition: source?.partition ?? -1, offset: source?.offset ?? '-1' };
     const key = source?.key ?? `${escalation.tenantId}`;
-    await this.bus.publishRaw(dlqTopicOf(ESCALATIONS), key, JSON.stringify(escalation), deadLetterHeaders(where, reason, attempts, source?.headers));
+    await this.bus.publishRaw(dlqTopicOf(ESCALATIONS), key, JSON.stringify(escalation), deadLetterHeaders(where, reason, attempts, headers));
   }
 }
 

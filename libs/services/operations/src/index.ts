@@ -5,6 +5,7 @@ export * from './history-recorder.handler';
 export * from './operations-http.module';
 export * from './suppression';
 export * from './delivery-log';
+export * from './pending-deliveries';
 export * from './escalation-notifier.handler';
 export * from './operations-services.module';
 export * from './session-book';

@@ -7,8 +7,8 @@
  * in the tenant's lane, or `maxWaitingTotal` in all, a delivery is refused at once (`full`), so no
  * tenant can fill the process's memory.
  *
- * Known cost: a delivery waiting in a lane lives in memory; if the process stops before it is sent or
- * given up, it is not retried (the escalation itself is kept by the history recorder and on its topic).
+ * A lane lives in memory: what survives a stop is the notifier's pending deliveries (pending-deliveries.ts),
+ * from which a running or restarted notifier queues a stopped one's deliveries again.
  */
 
 export interface LaneSettings {

@@ -17,15 +17,15 @@ import Redis from 'ioredis';
 import { TOPIC_NAMES, TOPICS, type TopicName } from '@wayfinder/contracts';
 import { BusTransport, HandlerErrorFilter, InProcessBus, SettlingBus, createKafkaBus, type Bus, type InProcessBroker, type RetryPolicy } from '@wayfinder/bus';
 import { egressFromEnv, kafkaSecurity, type ServiceName, type WayfinderConfig } from '@wayfinder/config';
-import { embedderChoices, PROFILES } from '@wayfinder/detection';
+import { DEFAULT_STEP_BOUNDS, embedderChoices, PROFILES, type StepBounds } from '@wayfinder/detection';
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { createEmbeddingCache } from '@wayfinder/onnx-embedders';
 import { kafkaCheck, redisCheck, startHealthServer, type HealthCheck, type HealthServer } from '@wayfinder/health';
 import { InMemoryHistoryStore, type HistoryStore } from '@wayfinder/history';
-import { RedisAgentStateStore, RedisDeliveryLog, RedisDetectorStateStore, RedisHeldSteps, RedisHistoryStore, RedisMapStore } from '@wayfinder/redis';
+import { RedisAgentStateStore, RedisDeliveryLog, RedisDetectorStateStore, RedisHeldSteps, RedisHistoryStore, RedisMapStore, RedisPendingDeliveries } from '@wayfinder/redis';
 import { CorrectionEngineModule, CorrectionHandler } from '@wayfinder/service-correction-engine';
 import type { CorrectionEngine } from '@wayfinder/correction';
-import { AGENT_STATE_STORES, DELEGATION_GRAPH_STORE, InMemoryMapStore, PoliciesHandler, PolicyBook, STATE_SETTINGS, WayfinderCoreModule, type AgentStateStores, type MapStore, type StateSettings } from '@wayfinder/service-core';
+import { AGENT_STATE_STORES, DELEGATION_GRAPH_STORE, DETECTION_STEP_BOUNDS, InMemoryMapStore, PoliciesHandler, PolicyBook, STATE_SETTINGS, WayfinderCoreModule, type AgentStateStores, type MapStore, type StateSettings } from '@wayfinder/service-core';
 import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-detector-worker';
 import { memoryStores, startMemoryService, type RunningMemoryService } from '@wayfinder/service-memory';
 import { authenticatorFor, correctionLogFor, keyStoreFor, startGatewayService, type RunningGateway } from '@wayfinder/service-gateway';
@@ -35,6 +35,7 @@ import {
   HISTORY_STORE,
   HistoryRecorderModule,
   InMemoryDeliveryLog,
+  PENDING_DELIVERIES,
   WEBHOOK_EGRESS,
   WEBHOOK_LANES,
   WEBHOOK_TIMEOUT_MS,
@@ -110,6 +111,17 @@ export function pipelineServices(config: Pick<WayfinderConfig, 'pipeline' | 'ser
  * The broker the embedded gateway and otlp-normalizer share with the pipeline: the in-process bus's, or
  * the one inside a SettlingBus (a simulated fleet driven in lockstep, to which agents may also post).
  */
+/** The operator's WAYFINDER_DETECTION_MAX_* over the detection engine's defaults (what detection reads of one step). */
+export function stepBoundsOf(config: Pick<WayfinderConfig, 'detectionMaxArgNodes' | 'detectionMaxArgDepth' | 'detectionMaxArgChars' | 'detectionMaxTextChars' | 'detectionMaxOutputChars'>): StepBounds {
+  return {
+    maxArgNodes: config.detectionMaxArgNodes ?? DEFAULT_STEP_BOUNDS.maxArgNodes,
+    maxArgDepth: config.detectionMaxArgDepth ?? DEFAULT_STEP_BOUNDS.maxArgDepth,
+    maxArgChars: config.detectionMaxArgChars ?? DEFAULT_STEP_BOUNDS.maxArgChars,
+    maxTextChars: config.detectionMaxTextChars ?? DEFAULT_STEP_BOUNDS.maxTextChars,
+    maxOutputChars: config.detectionMaxOutputChars ?? DEFAULT_STEP_BOUNDS.maxOutputChars,
+  };
+}
+
 function doorBroker(bus: Bus): InProcessBroker | undefined {
   return bus instanceof InProcessBus ? bus.broker : bus instanceof SettlingBus ? bus.innerBroker : undefined;
 }
@@ -258,7 +270,7 @@ async function start(
       publishes: clientSuffix === 'services' ? hotOutputsOf(config) : [],
     });
   const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs, groupIdOf: (service) => serviceGroupId(config, service as ServiceName) };
-  const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }];
+  const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }, { provide: DETECTION_STEP_BOUNDS, useValue: stepBoundsOf(config) }];
   const checks: Record<string, HealthCheck> = {};
   let history: HistoryStore;
   if (config.mode === 'embedded') {
@@ -283,6 +295,8 @@ async function start(
     extraProviders.push({ provide: HELD_STEP_STORE, useValue: new RedisHeldSteps(connection, { namespace: config.topicPrefix }) });
     history = new RedisHistoryStore(connection, { namespace: config.topicPrefix });
     extraProviders.push({ provide: DELIVERY_LOG, useValue: new RedisDeliveryLog(connection, { namespace: config.topicPrefix }) });
+    // Escalations waiting for their webhook survive a restart: another notifier, or this one restarted, takes them over.
+    extraProviders.push({ provide: PENDING_DELIVERIES, useValue: new RedisPendingDeliveries(connection, { namespace: config.topicPrefix }) });
     rawBus = options.bus ?? makeBus('services');
     checks.kafka = kafkaCheck(config.kafkaBrokers, undefined, security as Parameters<typeof kafkaCheck>[2]);
     checks.redis = redisCheck(connection);

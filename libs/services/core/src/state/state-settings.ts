@@ -13,5 +13,10 @@ export interface StateSettings {
 }
 
 export const STATE_SETTINGS = Symbol('wayfinder.state-settings');
+/**
+ * What detection reads of one step (a StepBounds of @wayfinder/detection: the operator's
+ * WAYFINDER_DETECTION_MAX_*), for the services that run the detection engine; its defaults when absent.
+ */
+export const DETECTION_STEP_BOUNDS = Symbol('wayfinder.detection-step-bounds');
 /** The AgentStateStores factory (distributed mode); absent in embedded mode. */
 export const AGENT_STATE_STORES = Symbol('wayfinder.agent-state-stores');
