@@ -8,3 +8,4 @@ export * from './redis-held-steps';
 export * from './redis-history-store';
 export * from './redis-delivery-log';
 export * from './redis-replay-marks';
+export * from './redis-step-seqs';
