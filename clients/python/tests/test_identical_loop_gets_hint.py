@@ -78,17 +78,27 @@ class IdenticalLoopGetsHint(unittest.TestCase):
                 first.observation("read_file", error="EACCES: permission denied", call_id=call_id)
         earlier: list = []
         deadline = time.monotonic() + 60
-        while not earlier and time.monotonic() < deadline:
+        while first.frozen is None and time.monotonic() < deadline:
             earlier.extend(first.corrections(wait=5))
-        self.assertTrue(earlier, f"the first run got no correction\n{GATEWAY.log()}")
+        self.assertIsNotNone(first.frozen, f"the first run was not frozen\n{GATEWAY.log()}")
+        self.assertGreater(len(earlier), 1)  # hints and the rest came before the freeze
 
-        # The agent restarts under the same id, as the README's example does when rerun.
+        # The agent restarts under the same id, as the README's example does when rerun: it is still
+        # frozen, learns that at its first step, and reads none of the earlier run's other corrections.
         rerun = Session(client, "py-rerun", "rerun-report", run_id="run-2")
-        with rerun:
-            call_id = rerun.action("read_file", {"path": "/data/other.csv"})
-            rerun.observation("read_file", content="ok", call_id=call_id)
-        self.assertEqual(rerun.corrections(wait=2), [])
-        rerun.check()  # no old freeze
+        with self.assertRaises(WayfinderFrozen) as raised:
+            rerun.action("read_file", {"path": "/data/other.csv"})
+        self.assertIn("npx wayfinder agent resume py-rerun", str(raised.exception))
+        self.assertEqual([c["eventId"] for c in rerun.corrections()], [first.frozen["eventId"]])
+
+        # A human resumes it: the next rerun is sent nothing of the earlier run.
+        rerun.resume("fixed the permissions")
+        again = Session(client, "py-rerun", "rerun-report", run_id="run-3")
+        with again:
+            call_id = again.action("read_file", {"path": "/data/other.csv"})
+            again.observation("read_file", content="ok", call_id=call_id)
+        self.assertEqual(again.corrections(wait=2), [])
+        again.check()  # no old freeze
         replay = Session(client, "py-rerun", "rerun-report", from_start=True)
         replayed = {c["eventId"] for c in replay.corrections()}
         self.assertTrue({c["eventId"] for c in earlier} <= replayed)

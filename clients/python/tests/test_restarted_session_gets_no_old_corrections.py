@@ -1,6 +1,7 @@
 """Session corrections, without a gateway: a session rerun under the same agent id starts where the
-agent's correction log stood (cursor ``now``), not at the earlier run's hints and freeze; with a
-``run_id`` a late correction of another run is skipped; ``from_start=True`` reads the whole log;
+agent's correction log stood (cursor ``now``), not at the earlier run's hints; a freeze no human
+resumed still stands (``now`` answers it) and stops the rerun at its first step; with a ``run_id``
+a late hint of another run is skipped; ``from_start=True`` reads the whole log;
 a freeze received raises ``WayfinderFrozen`` on the next step and from ``check()``, with its
 reason."""
 
@@ -37,8 +38,9 @@ class CorrectionLog:
     def corrections(self, agent_id: str, after: Optional[str] = None, wait: float = 0,
                     tenant_id: Optional[str] = None) -> Dict[str, Any]:
         self.asked.append(after)
-        if after == "now":
-            return {"corrections": [], "cursor": f"{len(self.log)}-0"}
+        if after == "now":  # as the gateway: just before a standing freeze (the newest, not resumed)
+            standing = bool(self.log) and self.log[-1]["action"] == "freeze" and not self.resumed
+            return {"corrections": self.log[-1:] if standing else [], "cursor": f"{len(self.log)}-0"}
         start = 0 if after is None else int(after.split("-")[0])
         return {"corrections": self.log[start:], "cursor": f"{len(self.log)}-0"}
 
@@ -52,7 +54,20 @@ class RestartedSessionGetsNoOldCorrections(unittest.TestCase):
         self.gateway = CorrectionLog()
         self.gateway.log += [hint(1, "run-1"), freeze(2, "run-1")]  # the earlier run ended frozen
 
+    def test_a_frozen_agent_rerun_learns_it_is_frozen_first(self) -> None:
+        session = Session(self.gateway, "analyst", "report",  # type: ignore[arg-type]
+                          run_id="run-2")
+        with self.assertRaises(WayfinderFrozen) as raised:
+            session.action("read_file", {"path": "/data/sales.csv"})
+        self.assertIn("A human must resume it: `npx wayfinder agent resume analyst`", str(raised.exception))
+        self.assertEqual(session.last_seq, -1)  # nothing built
+        self.assertEqual([c["eventId"] for c in session.corrections()], ["cor-2"])  # not run-1's hint
+        session.resume()
+        session.action("read_file", {"path": "/data/sales.csv"})
+        self.assertEqual(session.corrections(), [])
+
     def test_a_rerun_starts_from_now_and_skips_other_runs(self) -> None:
+        self.gateway.resumed.append("analyst")  # the earlier run's freeze was lifted by a human
         session = Session(self.gateway, "analyst", "report",  # type: ignore[arg-type]
                           run_id="run-2")
         session.action("read_file", {"path": "/data/sales.csv"})
@@ -62,10 +77,11 @@ class RestartedSessionGetsNoOldCorrections(unittest.TestCase):
         got = session.corrections()
         self.assertEqual([c["eventId"] for c in got], ["cor-4"])
         self.assertIsNone(session.frozen)
-        session.action("read_file", {"path": "/data/other.csv"})  # not frozen by run-1's freeze
+        session.action("read_file", {"path": "/data/other.csv"})  # not frozen by run-1's resumed freeze
         self.assertEqual(session.corrections(), [])
 
     def test_a_session_with_no_run_id_still_skips_the_earlier_log(self) -> None:
+        self.gateway.resumed.append("analyst")
         session = Session(self.gateway, "analyst", "report")  # type: ignore[arg-type]
         self.assertEqual(session.corrections(), [])
         session.check()  # the old freeze did not come back

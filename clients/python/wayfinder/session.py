@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+from urllib.parse import quote
 from datetime import datetime, timezone
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
@@ -25,8 +26,12 @@ class WayfinderFrozen(Exception):
         self.reason: str = str(freeze.get("reason") or correction.get("reason") or "frozen")
         self.escalation_id: Optional[str] = freeze.get("escalationId")
         escalation = f" (escalation {self.escalation_id})" if self.escalation_id else ""
-        super().__init__(f"agent {correction.get('agentId')} frozen by Wayfinder: "
-                         f"{self.reason}{escalation}")
+        agent = str(correction.get("agentId"))
+        # The wording of the gateway's and the TS SDK's refusals (resumeInstructions).
+        super().__init__(f"agent {agent} frozen by Wayfinder: {self.reason}{escalation}. "
+                         f"A human must resume it: `npx wayfinder agent resume {agent}`, the "
+                         f"dashboard's agent page, or POST /v1/agents/{quote(agent, safe='')}/resume "
+                         f"(Session.resume())")
 
 
 class Session:
@@ -38,9 +43,11 @@ class Session:
 
     ``corrections()`` starts where the agent's correction log stood when the session began (asked
     of the gateway before its first event goes out), so an agent rerun with the same id is not sent
-    the earlier run's hints and freezes; ``from_start=True`` reads the whole log (24 h) instead.
-    With a ``run_id``, corrections of the agent's other runs are skipped. Once a freeze has been
-    received, the next step helper (and ``check()``) raises ``WayfinderFrozen``.
+    the earlier run's hints; ``from_start=True`` reads the whole log (24 h) instead. A freeze no
+    human resumed yet still stands: the gateway's ``now`` answers it, so a frozen agent rerun learns
+    it first (its first step raises). With a ``run_id``, corrections of the agent's other runs are
+    skipped, freezes excepted (a freeze stops the agent, whatever run it came from). Once a freeze
+    has been received, the next step helper (and ``check()``) raises ``WayfinderFrozen``.
     """
 
     def __init__(self, client: Client, agent_id: str, task_id: str, run_id: Optional[str] = None,
@@ -58,6 +65,7 @@ class Session:
         self._placed = from_start
         self._next_seq = first_seq
         self._buffer: List[JsonObject] = []
+        self._standing: List[JsonObject] = []
         self._pending_calls: Dict[str, List[str]] = {}
         self._lock = threading.Lock()
         self._send_lock = threading.Lock()
@@ -153,18 +161,26 @@ class Session:
         """
         with self._send_lock:
             self._place()
+            standing, self._standing = self._standing, []
         page = self.client.corrections(self.agent_id, after=self.cursor, wait=wait,
                                        tenant_id=self.tenant_id)
         self.cursor = page.get("cursor", self.cursor)
-        mine = [c for c in page.get("corrections", [])
-                if self.run_id is None or c.get("runId") == self.run_id]
+        return standing + self._take(page.get("corrections", []))
+
+    def _take(self, corrections: Sequence[JsonObject]) -> List[JsonObject]:
+        """This session's corrections among ``corrections`` (its run's, and any freeze); remembers a freeze."""
+        mine = [c for c in corrections
+                if self.run_id is None or c.get("runId") == self.run_id or c.get("action") == "freeze"]
         for correction in mine:
             if correction.get("action") == "freeze" and self.frozen is None:
                 self.frozen = correction
         return mine
 
     def check(self) -> None:
-        """Raises ``WayfinderFrozen`` when a freeze for this session has been received."""
+        """Raises ``WayfinderFrozen`` when a freeze for this session has been received (or stands)."""
+        if not self._placed:
+            with self._send_lock:
+                self._place()
         if self.frozen is not None:
             raise WayfinderFrozen(self.frozen)
 
@@ -174,11 +190,13 @@ class Session:
         self.frozen = None
 
     def _place(self) -> None:
-        """Once, before the session's first event or read: the log's position (cursor ``now``)."""
+        """Once, before the session's first event or read: the log's position (cursor ``now``), and
+        the agent's standing freeze, which that answer carries (returned by the next ``corrections()``)."""
         if self._placed:
             return
         page = self.client.corrections(self.agent_id, after="now", tenant_id=self.tenant_id)
         self.cursor = page.get("cursor", self.cursor)
+        self._standing = self._take(page.get("corrections", []))
         self._placed = True
 
     def __enter__(self) -> "Session":

@@ -176,7 +176,9 @@ export class WayfinderClient {
    * delivers one again is absorbed). It starts from now: corrections already logged for this agent id
    * (an earlier run's, over HTTP) are not delivered, so subscribe before the first step. `after` resumes
    * from a cursor the handler was given earlier; `fromStart: true` replays what the transport still
-   * keeps (the gateway keeps 24 h). With a `runId`, corrections of the agent's other runs are skipped.
+   * keeps (the gateway keeps 24 h). With a `runId`, corrections of the agent's other runs are skipped,
+   * except a freeze: it stops the agent whatever run it came from, so a standing one (the gateway's `now`
+   * starts just before it) reaches a restarted agent first, until a human resumes it.
    */
   onCorrection(handler: CorrectionHandler, options: { after?: string; fromStart?: boolean } = {}): Subscription {
     const seen = new Set<string>();
@@ -187,7 +189,7 @@ export class WayfinderClient {
       after: options.after,
       from: options.fromStart ? 'start' : 'now',
       deliver: async ({ correction, cursor }: CorrectionDelivery) => {
-        if (this.runId !== undefined && correction.runId !== this.runId) return;
+        if (this.runId !== undefined && correction.runId !== this.runId && correction.action !== 'freeze') return;
         if (seen.has(correction.eventId)) return;
         seen.add(correction.eventId);
         if (seen.size > MAX_SEEN_CORRECTIONS) seen.delete(seen.values().next().value as string);

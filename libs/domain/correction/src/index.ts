@@ -11,4 +11,5 @@ export { RUNGS, entryRung, isHardStop, patternOf, severityOf, actionOf } from '.
 export type { Rung } from './ladder';
 export { deterministicId } from './event-id';
 export { rollbackContext, rollbackNote } from './rollback-context';
+export { resumeInstructions } from './resume-instructions';
 export type { RollbackCorrection, RolledBackContext, RollbackContextOptions } from './rollback-context';

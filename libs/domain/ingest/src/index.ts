@@ -7,5 +7,5 @@ export { isUnrecorded, unknownToken, REDACTED_MARKER, UNKNOWN_KEY } from './unre
 export { OtlpNormalizer, DEFAULT_NORMALIZER_OPTIONS, type NormalizerOptions, type NormalizerStats } from './normalizer';
 export type { Clock } from './clock';
 export * from './chat';
-export { readToolHook, hookStep, hardStopOf, HookSeqs, preToolAnswer, postToolAnswer, type ToolHookEvent, type ToolHookInput, type ToolHookResult, type HookIdentity } from './hooks/tool-hooks';
+export { readToolHook, hookStep, hardStopOf, preToolAnswer, postToolAnswer, type ToolHookEvent, type ToolHookInput, type ToolHookResult, type HookIdentity } from './hooks/tool-hooks';
 export { readMcpToolCall, isResponseTo, mcpActionStep, mcpObservationStep, refusedToolResult, withGuidanceBlock, type McpToolCall, type JsonRpcId } from './mcp/mcp-tool-call';

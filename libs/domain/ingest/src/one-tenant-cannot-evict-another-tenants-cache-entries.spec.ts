@@ -1,12 +1,11 @@
 /**
  * Issue #29: the process-wide caches (the embedded correction log, the LLM proxy's conversation tracker,
- * the Claude Code hooks' seq tracker) are split into per-tenant shares. Tenant A fills far past its share
- * (and past the global bound); every entry tenant B wrote before is still there, in each of the three.
+ * the doors' step seqs: their own spec, in-memory-step-seqs-contract.spec.ts) are split into per-tenant shares. Tenant A fills far past its share
+ * (and past the global bound); every entry tenant B wrote before is still there, in each.
  */
 import { InMemoryCorrectionLog, TenantShares } from '@wayfinder/tenancy';
 import { hintFor } from '@wayfinder/tenancy/testing';
 import { ConversationTracker } from './chat/conversation-tracker';
-import { HookSeqs } from './hooks/tool-hooks';
 
 const B_ENTRIES = 5;
 const SHARE = 10;
@@ -35,16 +34,6 @@ describe('one tenant cannot evict another tenant’s cache entries', () => {
     for (let i = 0; i < B_ENTRIES; i++) expect(tracker.admit(`tenant-b\u0000b${i}\u0000task`, 'run-1', messages).from).toBe(messages.length);
     expect(tracker.admit('tenant-a\u0000a0\u0000task', 'run-1', messages).from).toBe(0);
     expect(tracker.size).toBeLessThanOrEqual(SHARE + B_ENTRIES);
-  });
-
-  it('the hooks’ seq tracker: tenant A’s 1,000 runs leave tenant B’s runs and their seen deliveries', () => {
-    const seqs = new HookSeqs(TOTAL, 256, SHARE);
-    for (let i = 0; i < B_ENTRIES; i++) expect(seqs.next(`tenant-b\u0000b${i}\u0000run`, 1_000, 'PreToolUse:t1')).toBe(1_000);
-    for (let i = 0; i < FLOOD; i++) seqs.next(`tenant-a\u0000a${i}\u0000run`, 5_000, 'PreToolUse:t1');
-    for (let i = 0; i < B_ENTRIES; i++) {
-      expect(seqs.next(`tenant-b\u0000b${i}\u0000run`, 9_000, 'PreToolUse:t1')).toBeUndefined(); // still remembered: no second seq
-      expect(seqs.next(`tenant-b\u0000b${i}\u0000run`, 9_000)).toBe(1_001); // counting on, not restarted at the clock
-    }
   });
 
   it('the shared structure: each tenant is held to its share, and past the global bound the largest tenant gives way', () => {

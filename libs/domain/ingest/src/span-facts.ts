@@ -9,7 +9,7 @@ import type { Attributes, AttrValue, SpanRecord } from './span-record';
 import { isUnrecorded, REDACTED_MARKER } from './unrecorded';
 
 export type SpanRole = 'agent' | 'llm' | 'tool' | 'other';
-export type Convention = 'genai' | 'openinference' | 'ai-sdk' | 'none';
+export type Convention = 'genai' | 'openinference' | 'ai-sdk' | 'claude-code' | 'none';
 
 /** A recorded value, or the fact that it was not recorded. */
 export type Recorded<T> = { known: true; value: T } | { known: false };
@@ -56,9 +56,22 @@ export interface SpanFacts {
   serviceName?: string;
   llm?: LlmFacts;
   tool?: ToolFacts;
+  /** `claude_code.tool.execution`: how the run of its parent `claude_code.tool` call ended (trace-mapper folds it in). */
+  execution?: { ok: boolean; error?: string };
 }
 
 const GENAI_LLM_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content']);
+/** GenAI operations that are structure around agents, never an agent run themselves (a workflow of agents). */
+const GENAI_STRUCTURE_OPERATIONS = new Set(['invoke_workflow', 'create_agent']);
+/**
+ * Claude Code's and the Claude Agent SDK's traces (beta, public docs "Monitoring"): `claude_code.tool` per
+ * tool call (`tool_name`, `tool_use_id`, and with OTEL_LOG_TOOL_DETAILS its input), with the children
+ * `claude_code.tool.blocked_on_user` and `claude_code.tool.execution` (`success`, `error`); the turn is
+ * `claude_code.interaction`, model calls `claude_code.llm_request` (no content): structure here.
+ */
+const CLAUDE_CODE_TOOL = 'claude_code.tool';
+/** pydantic-ai's tool span before the GenAI `execute_tool` name (instrumentation versions 1 and 2). */
+const PYDANTIC_AI_TOOL = 'running tool';
 const AI_SDK_RUNS = new Set(['ai.generateText', 'ai.streamText', 'ai.generateObject', 'ai.streamObject']);
 const AI_SDK_LLM = new Set(['ai.generateText.doGenerate', 'ai.streamText.doStream', 'ai.generateObject.doGenerate', 'ai.streamObject.doStream']);
 
@@ -86,6 +99,11 @@ export function factsOf(span: SpanRecord): SpanFacts {
   if (serviceName) facts.serviceName = serviceName;
   if (role === 'llm') facts.llm = llmFacts(span, convention);
   if (role === 'tool') facts.tool = toolFacts(span, convention);
+  if (span.name === `${CLAUDE_CODE_TOOL}.execution` && a['success'] !== undefined) {
+    const ok = a['success'] === true || a['success'] === 'true';
+    const error = str(a['error']);
+    facts.execution = { ok, ...(!ok && { error: error ?? 'the tool reported a failure' }) };
+  }
   return facts;
 }
 
@@ -105,22 +123,27 @@ function classify(span: SpanRecord): { role: SpanRole; convention: Convention } 
     if (AI_SDK_RUNS.has(aiOperation)) return { role: 'agent', convention: 'ai-sdk' };
     return { role: 'other', convention: 'ai-sdk' };
   }
+  if (span.name === CLAUDE_CODE_TOOL) return { role: 'tool', convention: 'claude-code' };
+  if (span.name.startsWith('claude_code.')) return { role: 'other', convention: 'claude-code' };
   const operation = str(a['gen_ai.operation.name']) ?? genAiOperationFromName(span);
   if (operation) {
-    if (operation === 'invoke_agent') return { role: 'agent', convention: 'genai' };
-    if (operation === 'execute_tool') return { role: 'tool', convention: 'genai' };
+    if (GENAI_STRUCTURE_OPERATIONS.has(operation)) return { role: 'other', convention: 'genai' };
+    // `gen_ai.invoke_agent`: the operation as some instrumentations name internal agent spans.
+    if (operation === 'invoke_agent' || operation === 'gen_ai.invoke_agent') return { role: 'agent', convention: 'genai' };
+    if (operation === 'execute_tool' || (span.name === PYDANTIC_AI_TOOL && str(a['gen_ai.tool.name']))) return { role: 'tool', convention: 'genai' };
     if (GENAI_LLM_OPERATIONS.has(operation)) return { role: 'llm', convention: 'genai' };
     return { role: 'other', convention: 'genai' };
   }
   return { role: 'other', convention: 'none' };
 }
 
-/** Span names `invoke_agent X`, `execute_tool X`, `chat MODEL` when gen_ai.operation.name is missing. */
+/** Span names `invoke_agent X`, `execute_tool X`, `chat MODEL`, `invoke_workflow X`, pydantic-ai's `running tool` when gen_ai.operation.name is missing. */
 function genAiOperationFromName(span: SpanRecord): string | undefined {
   const hasGenAi = Object.keys(span.attributes).some((k) => k.startsWith('gen_ai.'));
   if (!hasGenAi) return undefined;
+  if (span.name === PYDANTIC_AI_TOOL) return 'execute_tool';
   const first = span.name.split(' ', 1)[0];
-  return first === 'invoke_agent' || first === 'execute_tool' || GENAI_LLM_OPERATIONS.has(first) ? first : undefined;
+  return first === 'invoke_agent' || first === 'execute_tool' || GENAI_LLM_OPERATIONS.has(first) || GENAI_STRUCTURE_OPERATIONS.has(first) ? first : undefined;
 }
 
 // ---- LLM spans -------------------------------------------------------------------------------------
@@ -265,16 +288,25 @@ function toolFacts(span: SpanRecord, convention: Convention): ToolFacts {
     callId = a['ai.toolCall.id'];
     rawArgs = a['ai.toolCall.args'];
     rawResult = a['ai.toolCall.result'];
+  } else if (convention === 'claude-code') {
+    tool = str(a['tool_name']) ?? str(a['gen_ai.tool.name']);
+    callId = a['tool_use_id'] ?? a['gen_ai.tool.call.id'];
+    rawArgs = a['tool_input'] ?? a['tool_parameters'] ?? a['gen_ai.tool.call.arguments'] ?? claudeCodeDetails(a);
+    rawResult = a['tool_result'] ?? a['gen_ai.tool.call.result'] ?? span.events.find((e) => e.name === 'tool.output')?.attributes['output'];
   } else {
-    tool = str(a['gen_ai.tool.name']) ?? (span.name.startsWith('execute_tool ') ? span.name.slice('execute_tool '.length).trim() : undefined);
-    callId = a['gen_ai.tool.call.id'];
-    rawArgs = a['gen_ai.tool.call.arguments'];
-    rawResult = a['gen_ai.tool.call.result'];
+    // `tool_name`: an SDK that names the operation but not gen_ai.tool.name (the Claude Agent SDK's spans);
+    // `tool_arguments` / `tool_response`: pydantic-ai's before the GenAI names.
+    tool = str(a['gen_ai.tool.name']) ?? str(a['tool_name']) ?? (span.name.startsWith('execute_tool ') ? span.name.slice('execute_tool '.length).trim() : undefined);
+    callId = a['gen_ai.tool.call.id'] ?? a['tool_use_id'];
+    rawArgs = a['gen_ai.tool.call.arguments'] ?? a['tool_arguments'];
+    rawResult = a['gen_ai.tool.call.result'] ?? a['tool_response'];
   }
   const errorType = str(a['error.type']);
   const exception = span.events.find((e) => e.name === 'exception');
   const exceptionMessage = exception ? str(exception.attributes['exception.message']) ?? str(exception.attributes['exception.type']) : undefined;
-  const failed = span.statusCode === 2 || errorType !== undefined;
+  // Claude Code: `success: false` (with `error`) on the tool span when its execution failed.
+  const claudeError = convention === 'claude-code' && (a['success'] === false || a['success'] === 'false') ? str(a['error']) ?? 'the tool reported a failure' : undefined;
+  const failed = span.statusCode === 2 || errorType !== undefined || claudeError !== undefined;
   const facts: ToolFacts = {
     tool: tool && tool.length > 0 ? tool : 'unknown_tool',
     ...optId(callId),
@@ -283,11 +315,21 @@ function toolFacts(span: SpanRecord, convention: Convention): ToolFacts {
     ok: !failed,
   };
   if (failed) {
-    const error = span.statusMessage ?? exceptionMessage ?? errorType;
+    const error = span.statusMessage ?? claudeError ?? exceptionMessage ?? errorType;
     if (error !== undefined) facts.error = error;
     if (errorType !== undefined) facts.errorCode = errorType.slice(0, 128);
   }
   return facts;
+}
+
+/** Claude Code's detail attributes (OTEL_LOG_TOOL_DETAILS) as the call's arguments, when no input was recorded whole. */
+function claudeCodeDetails(a: Attributes): AttrValue | undefined {
+  const details: Record<string, string> = {};
+  for (const key of ['file_path', 'full_command', 'command', 'pattern', 'url']) {
+    const value = str(a[key]);
+    if (value !== undefined) details[key] = value;
+  }
+  return Object.keys(details).length > 0 ? JSON.stringify(details) : undefined;
 }
 
 // ---- values ----------------------------------------------------------------------------------------

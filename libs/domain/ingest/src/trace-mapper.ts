@@ -84,12 +84,18 @@ export function mapTrace(spans: ReadonlyMap<string, SpanFacts>, pins: PairPins =
     llm.toolCalls.forEach((call, i) => push(llmCalls, runId, { span, call, index: i, usage: usageGiven || i > 0 ? undefined : usage.usage }));
   }
 
+  // Claude Code records a call's outcome on its `claude_code.tool.execution` child, not on the tool span.
+  const executions = new Map<string, NonNullable<SpanFacts['execution']>>();
+  for (const span of spans.values()) if (span.execution && span.parentSpanId) executions.set(span.parentSpanId, span.execution);
+
   for (const [runId, tools] of toolSpans) {
     const calls = llmCalls.get(runId) ?? [];
     const pairs = pairCalls(calls, tools, pins);
     for (const tool of tools) {
       const call = pairs.get(tool.spanId);
-      const t = tool.tool!;
+      const execution = executions.get(tool.spanId);
+      const recorded = tool.tool!;
+      const t = execution && recorded.ok && !execution.ok ? { ...recorded, ok: false, error: execution.error } : recorded;
       const identity = identityOf(tool, runId, spans);
       const base = { traceId: tool.traceId, spanId: tool.spanId, runId, identity, convention: tool.convention };
       const callId = call?.call.callId ?? t.callId;

@@ -5,3 +5,4 @@ export * from './authenticator';
 export * from './rate-limit';
 export * from './correction-log';
 export * from './tenant-shares';
+export * from './step-seqs';

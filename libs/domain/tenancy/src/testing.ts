@@ -4,3 +4,4 @@
  */
 export { keyStoreContract } from './key-store.contract';
 export { correctionLogContract, hintFor, type CorrectionLogHarness } from './correction-log.contract';
+export { stepSeqsContract } from './step-seqs.contract';

@@ -9,3 +9,4 @@ export * from './redis-history-store';
 export * from './redis-delivery-log';
 export * from './redis-replay-marks';
 export * from './redis-pending-deliveries';
+export * from './redis-step-seqs';

@@ -9,7 +9,7 @@
  * - freeze: AgentFrozenError, for the agent to catch and stop.
  */
 import type { Correction } from '@wayfinder/contracts';
-import { rollbackContext, rollbackNote } from '@wayfinder/correction';
+import { resumeInstructions, rollbackContext, rollbackNote } from '@wayfinder/correction';
 
 /** The shape of OpenAI/Anthropic/LangChain-style chat messages: a role and content. */
 export interface ChatMessage {
@@ -21,7 +21,7 @@ export interface ChatMessage {
 export class AgentFrozenError extends Error {
   readonly escalationId: string;
   constructor(readonly correction: Extract<Correction, { action: 'freeze' }>) {
-    super(`wayfinder froze agent ${correction.agentId}: ${correction.freeze.reason}`);
+    super(`wayfinder froze agent ${correction.agentId}: ${correction.freeze.reason} (escalation ${correction.freeze.escalationId}). ${resumeInstructions(correction.agentId)}`);
     this.name = 'AgentFrozenError';
     this.escalationId = correction.freeze.escalationId;
   }

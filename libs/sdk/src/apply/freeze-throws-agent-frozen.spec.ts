@@ -11,7 +11,7 @@ describe('applyCorrection: freeze', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(AgentFrozenError);
-    expect(caught).toMatchObject({ escalationId: 'esc-1', message: 'wayfinder froze agent agent-1: dangerous tool rm_rf' });
+    expect(caught).toMatchObject({ escalationId: 'esc-1', message: "wayfinder froze agent agent-1: dangerous tool rm_rf (escalation esc-1). A human must resume it: `npx wayfinder agent resume agent-1`, the dashboard's agent page, or POST /v1/agents/agent-1/resume." });
     expect((caught as AgentFrozenError).correction.eventId).toBe('cor-freeze');
     expect(() => applyCorrection([], hint('x'))).not.toThrow();
   });

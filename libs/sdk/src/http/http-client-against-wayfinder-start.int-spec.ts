@@ -50,7 +50,7 @@ describe('the HTTP client against wayfinder start', () => {
     await client.close();
   }, 120_000);
 
-  it('sends a restarted agent none of the earlier run', async () => {
+  it('sends a restarted agent none of the earlier run but its standing freeze, and nothing once resumed', async () => {
     const { baseUrl } = wayfinder;
     const first = connectHttp({ baseUrl, agentId: 'ts-rerun', taskId: 'sales-report', runId: 'run-1', batchSize: 10 });
     const earlier: Correction[] = [];
@@ -63,16 +63,23 @@ describe('the HTTP client against wayfinder start', () => {
     await until(() => earlier.some((c) => c.action === 'freeze'), 'the first run to be frozen');
     await first.close();
 
-    for (const runId of ['run-2', undefined]) {
+    const freeze = earlier.find((c) => c.action === 'freeze')!;
+    expect(earlier.length).toBeGreaterThan(1); // hints and the rest came before the freeze
+    const rerunSees = async (runId: string | undefined): Promise<Correction[]> => {
       const rerun = connectHttp({ baseUrl, agentId: 'ts-rerun', taskId: 'sales-report', runId });
       const seen: Correction[] = [];
       rerun.onCorrection((c) => void seen.push(c));
       await rerun.message('starting over');
       await rerun.flush();
       await new Promise((r) => setTimeout(r, 1_500));
-      expect(seen).toEqual([]);
       await rerun.close();
-    }
+      return seen;
+    };
+    // Still frozen: a rerun, with a new runId or none, learns that first, and nothing else of the earlier run.
+    for (const runId of ['run-2', undefined]) expect((await rerunSees(runId)).map((c) => c.eventId)).toEqual([freeze.eventId]);
+    // Resumed by a human: a rerun is sent nothing of the earlier run.
+    expect((await fetch(`${baseUrl}/v1/agents/ts-rerun/resume`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(202);
+    expect(await rerunSees('run-3')).toEqual([]);
 
     const replay = connectHttp({ baseUrl, agentId: 'ts-rerun', taskId: 'sales-report' });
     const replayed: Correction[] = [];

@@ -1,7 +1,7 @@
 /**
- * An agent rerun with the same id: `onCorrection` starts from now, so the earlier run's hint and freeze
- * still in the gateway's 24 h log are not delivered again; with a `runId`, a late correction of the
- * earlier run is skipped too; `fromStart: true` replays the log; a stream dropped before the first
+ * An agent rerun with the same id: `onCorrection` starts from now, so the earlier run's hints still in
+ * the gateway's 24 h log are not delivered again, but a standing freeze is, first (the agent is still
+ * frozen); with a `runId`, a late hint of the earlier run is skipped too; `fromStart: true` replays the log; a stream dropped before the first
  * correction resumes from the position it was given, not from a later now.
  */
 import type { Correction } from '@wayfinder/contracts';
@@ -30,11 +30,11 @@ describe('a restarted agent over HTTP', () => {
   beforeAll(async () => {
     baseUrl = await gateway.listen();
     gateway.push(of('run-1', 1));
-    gateway.push(freezeOf('run-1', 2)); // the earlier run ended frozen
+    gateway.push(freezeOf('run-1', 2)); // the earlier run ended frozen, and nobody resumed it
   });
   afterAll(() => gateway.close());
 
-  it('receives only its own run, from now, also after a reconnect', async () => {
+  it('receives the standing freeze, then only its own run, from now, also after a reconnect', async () => {
     const client = connectHttp({ baseUrl, agentId: 'rerun', taskId: 'report', runId: 'run-2', reconnectDelayMs: 20, onError: () => undefined });
     const seen: string[] = [];
     const subscription = client.onCorrection((c) => void seen.push(c.eventId));
@@ -42,9 +42,9 @@ describe('a restarted agent over HTTP', () => {
     gateway.dropStreams(); // before any correction: the reconnect must not ask for now again
     gateway.push(of('run-1', 3)); // a straggler of the earlier run
     gateway.push(of('run-2', 4));
-    await until(() => seen.length === 1, "the new run's hint");
+    await until(() => seen.length === 2, "the freeze and the new run's hint");
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(seen).toEqual(['cor-run-2-4']);
+    expect(seen).toEqual(['cor-run-1-2', 'cor-run-2-4']);
     await subscription.close();
     await client.close();
   });

@@ -4,7 +4,8 @@
  * `GET /v1/agents/{id}/corrections` as Server-Sent Events, resumed with `Last-Event-ID` after a broken
  * connection; when the stream is not offered it long-polls the same route with `after=` and `wait=`.
  * A subscription `from: 'now'` first asks for the cursor `now` (the agent's log as it stands) and
- * follows from there, so a restarted agent is not sent what an earlier run was.
+ * follows from there, so a restarted agent is not sent what an earlier run was (but a standing freeze,
+ * which that answer carries, is).
  */
 import { Correction, type CognitiveMap } from '@wayfinder/contracts';
 import type { AckOutcome, CorrectionDelivery, OutgoingStep, OutgoingTask, PublishOutcome, SubscribeRequest, Subscription, Transport } from '../transport';
@@ -129,8 +130,14 @@ export class HttpTransport implements Transport {
       try {
         if (!placed) {
           // `now` is asked once and kept as a cursor, so a reconnect resumes there and misses nothing in between.
-          state.cursor = (await this.corrections(request.agentId, 'now', 0, request.tenantId, signal)).cursor;
+          // It answers a standing freeze (the agent is still frozen): delivered first.
+          const now = await this.corrections(request.agentId, 'now', 0, request.tenantId, signal);
+          state.cursor = now.cursor;
           placed = true;
+          for (const correction of now.corrections) {
+            if (signal.aborted) return;
+            await request.deliver({ correction, cursor: now.cursor ?? '' });
+          }
           if (signal.aborted) return;
         }
         if (mode === 'sse') {

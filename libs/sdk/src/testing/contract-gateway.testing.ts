@@ -113,8 +113,10 @@ export class ContractGateway {
   private getCorrections(agentId: string, url: URL, req: IncomingMessage, res: ServerResponse): void {
     const lastEventId = req.headers['last-event-id'];
     const asked = (typeof lastEventId === 'string' ? lastEventId : undefined) ?? url.searchParams.get('after') ?? '0';
-    // `now`: the agent's newest cursor, as the gateway answers it.
-    const after = asked === 'now' ? Number((this.kept.get(agentId) ?? []).at(-1)?.cursor ?? 0) : Number(asked);
+    // `now`: the agent's newest cursor, as the gateway answers it (just before a standing freeze; no resume here).
+    const kept = this.kept.get(agentId) ?? [];
+    const standing = kept.at(-1)?.correction.action === 'freeze' ? 2 : 1;
+    const after = asked === 'now' ? Number(kept.at(-standing)?.cursor ?? 0) : Number(asked);
     const missed = () => (this.kept.get(agentId) ?? []).filter((k) => Number(k.cursor) > after);
     if (this.sse && (req.headers.accept ?? '').includes('text/event-stream')) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

@@ -6,15 +6,17 @@
  */
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import type { HistoryStore } from '@wayfinder/history';
-import type { CorrectionLog, TenantAuthenticator } from '@wayfinder/tenancy';
+import { InMemoryStepSeqs, type CorrectionLog, type StepSeqs, type TenantAuthenticator } from '@wayfinder/tenancy';
 import { GATEWAY_ROUTE_MODULES } from './gateway-routes';
 import { AgentCorrections } from './agent-corrections';
 import { IngestLimiter } from './ingest-limiter';
-import { AUTHENTICATOR, CORRECTION_LOG, DEFAULT_GATEWAY_OPTIONS, GATEWAY_HEALTH, GATEWAY_HISTORY, GATEWAY_OPTIONS, type GatewayHealth, type GatewayOptions } from './tokens';
+import { AUTHENTICATOR, CORRECTION_LOG, DEFAULT_GATEWAY_OPTIONS, GATEWAY_HEALTH, GATEWAY_HISTORY, GATEWAY_OPTIONS, STEP_SEQS, type GatewayHealth, type GatewayOptions } from './tokens';
 
 export interface GatewayDependencies {
   authenticator: TenantAuthenticator;
   correctionLog: CorrectionLog;
+  /** Seqs of hook and MCP steps (default in memory: one instance, embedded mode). */
+  stepSeqs?: StepSeqs;
   options?: Partial<GatewayOptions>;
   /** The operators' history (when the operations module is mounted): a resume appends its ack there. */
   history?: HistoryStore;
@@ -32,13 +34,14 @@ export class GatewayModule {
     const providers: Provider[] = [
       { provide: AUTHENTICATOR, useValue: deps.authenticator },
       { provide: CORRECTION_LOG, useValue: deps.correctionLog },
+      { provide: STEP_SEQS, useValue: deps.stepSeqs ?? new InMemoryStepSeqs() },
       { provide: GATEWAY_OPTIONS, useValue: { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options } },
       { provide: GATEWAY_HISTORY, useValue: deps.history ?? null },
       { provide: GATEWAY_HEALTH, useValue: deps.health ?? { checks: {} } },
       IngestLimiter,
       AgentCorrections,
     ];
-    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, GATEWAY_OPTIONS, GATEWAY_HISTORY, GATEWAY_HEALTH, IngestLimiter, AgentCorrections] };
+    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, STEP_SEQS, GATEWAY_OPTIONS, GATEWAY_HISTORY, GATEWAY_HEALTH, IngestLimiter, AgentCorrections] };
     return { module: GatewayModule, imports: [shared, ...GATEWAY_ROUTE_MODULES] };
   }
 }

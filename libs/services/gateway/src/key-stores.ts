@@ -1,13 +1,13 @@
 /**
- * Which KeyStore and CorrectionLog a mode uses: embedded → `.wayfinder/keys.json` under the working
- * directory and an in-memory log; distributed → Redis, namespaced by the topic prefix. Shared by the
+ * Which KeyStore, CorrectionLog and StepSeqs a mode uses: embedded → `.wayfinder/keys.json` under the
+ * working directory, an in-memory log and seqs; distributed → Redis, namespaced by the topic prefix. Shared by the
  * runtime and `wayfinder keys`.
  */
 import type Redis from 'ioredis';
 import type { WayfinderConfig } from '@wayfinder/config';
 import { FileKeyStore, keysFilePath } from '@wayfinder/file-stores';
-import { RedisCorrectionLog, RedisKeyStore } from '@wayfinder/redis';
-import { InMemoryCorrectionLog, isLoopbackHost, parseApiKeysVariable, TenantAuthenticator, type CorrectionLog, type KeyStore } from '@wayfinder/tenancy';
+import { RedisCorrectionLog, RedisKeyStore, RedisStepSeqs } from '@wayfinder/redis';
+import { InMemoryCorrectionLog, InMemoryStepSeqs, isLoopbackHost, parseApiKeysVariable, TenantAuthenticator, type CorrectionLog, type KeyStore, type StepSeqs } from '@wayfinder/tenancy';
 
 type ModeConfig = Pick<WayfinderConfig, 'mode' | 'topicPrefix' | 'workingDir'>;
 
@@ -21,6 +21,13 @@ export function correctionLogFor(config: ModeConfig, redis?: Redis): CorrectionL
   if (config.mode === 'embedded') return new InMemoryCorrectionLog();
   if (!redis) throw new Error('distributed mode keeps corrections in Redis: a Redis connection is required');
   return new RedisCorrectionLog(redis, { namespace: config.topicPrefix });
+}
+
+/** Distributed: every gateway instance numbers a hook session's steps on one Redis counter. */
+export function stepSeqsFor(config: ModeConfig, redis?: Redis): StepSeqs {
+  if (config.mode === 'embedded') return new InMemoryStepSeqs();
+  if (!redis) throw new Error('distributed mode numbers hook and MCP steps in Redis: a Redis connection is required');
+  return new RedisStepSeqs(redis, { namespace: config.topicPrefix });
 }
 
 /** The authenticator of a configuration; throws naming WAYFINDER_API_KEYS when it does not parse. */

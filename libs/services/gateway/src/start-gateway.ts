@@ -15,7 +15,7 @@ import type { HistoryStore } from '@wayfinder/history';
 import { OperationsHttpModule, SessionBook, type TenantContext } from '@wayfinder/service-operations';
 import { HashingEmbedder, type SyncEmbedder } from '@wayfinder/embeddings';
 import { InMemoryMapStore, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
-import { hashApiKey, isLoopbackHost, type CorrectionLog, type TenantAuthenticator } from '@wayfinder/tenancy';
+import { hashApiKey, isLoopbackHost, type CorrectionLog, type StepSeqs, type TenantAuthenticator } from '@wayfinder/tenancy';
 import { FailedKeyLimiter } from './auth/failed-key-limiter';
 import { TenantGuard } from './auth/tenant.guard';
 import { GatewayModule } from './gateway.module';
@@ -51,6 +51,8 @@ export interface GatewayServiceOptions {
   bus: Bus;
   authenticator: TenantAuthenticator;
   correctionLog: CorrectionLog;
+  /** Seqs of hook and MCP steps; default in memory (stepSeqsFor picks Redis in distributed mode). */
+  stepSeqs?: StepSeqs;
   mapStore?: MapStore;
   /** Shared with the co-located services, so a PUT /v1/policy applies in this process at once. */
   policyBook?: PolicyBook;
@@ -105,7 +107,7 @@ export async function startGatewayService(options: GatewayServiceOptions): Promi
     }
     return { tenantId: tenant.tenantId, operator: tenant.role === 'operator', local: tenant.local, keyHash: hashApiKey(key) };
   };
-  const gateway = GatewayModule.forRoot({ authenticator, correctionLog: options.correctionLog, options: options.options, history: options.operations?.store, health: options.health });
+  const gateway = GatewayModule.forRoot({ authenticator, correctionLog: options.correctionLog, ...(options.stepSeqs && { stepSeqs: options.stepSeqs }), options: options.options, history: options.operations?.store, health: options.health });
   const operations = options.operations ? [OperationsHttpModule.forRoot({ store: options.operations.store, bus: options.bus, policies: policyBook, sessions, verifyKey, secureCookie })] : [];
 
   // The proxy's passthrough last: it takes the `/v1/...` paths no route before it serves.

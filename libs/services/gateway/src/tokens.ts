@@ -6,6 +6,8 @@ import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '@wayfinder/tenancy';
 export const AUTHENTICATOR = Symbol('wayfinder.gateway.authenticator');
 export const CORRECTION_LOG = Symbol('wayfinder.gateway.correction-log');
 export const GATEWAY_OPTIONS = Symbol('wayfinder.gateway.options');
+/** The seqs of the steps the hooks and the MCP door number themselves (StepSeqs: in Redis in distributed mode). */
+export const STEP_SEQS = Symbol('wayfinder.gateway.step-seqs');
 /** The operators' history store, when the operations module is mounted (a resume appends its ack there). */
 export const GATEWAY_HISTORY = Symbol('wayfinder.gateway.history');
 /** What `/health/ready` on the gateway's port checks (GatewayHealth). */

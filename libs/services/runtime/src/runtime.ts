@@ -28,7 +28,7 @@ import type { CorrectionEngine } from '@wayfinder/correction';
 import { AGENT_STATE_STORES, DELEGATION_GRAPH_STORE, DETECTION_STEP_BOUNDS, InMemoryMapStore, PoliciesHandler, PolicyBook, STATE_SETTINGS, WayfinderCoreModule, type AgentStateStores, type MapStore, type StateSettings } from '@wayfinder/service-core';
 import { DETECTOR_STATE_STORE, DetectorWorkerModule } from '@wayfinder/service-detector-worker';
 import { memoryStores, startMemoryService, type RunningMemoryService } from '@wayfinder/service-memory';
-import { authenticatorFor, correctionLogFor, keyStoreFor, startGatewayService, type RunningGateway } from '@wayfinder/service-gateway';
+import { authenticatorFor, correctionLogFor, keyStoreFor, startGatewayService, stepSeqsFor, type RunningGateway } from '@wayfinder/service-gateway';
 import {
   DELIVERY_LOG,
   EscalationNotifierModule,
@@ -386,6 +386,7 @@ async function start(
       bus: new TracedBus(gatewayBus, tracing),
       authenticator,
       correctionLog: correctionLogFor(config, redis),
+      stepSeqs: stepSeqsFor(config, redis),
       mapStore,
       policyBook,
       embedder,

@@ -8,7 +8,7 @@
  * - what a frozen agent's request gets: an OpenAI-style error body saying why.
  */
 import type { Correction } from '@wayfinder/contracts';
-import { rollbackNote } from '@wayfinder/correction';
+import { resumeInstructions, rollbackNote } from '@wayfinder/correction';
 import type { ChatMessage } from './chat-request';
 
 export type FreezeCorrection = Extract<Correction, { action: 'freeze' }>;
@@ -66,7 +66,7 @@ export interface ChatErrorBody {
 }
 
 export function frozenMessage(correction: FreezeCorrection): string {
-  return `Wayfinder froze agent ${correction.agentId}: ${correction.freeze.reason} (escalation ${correction.freeze.escalationId}). A human must resume it: POST /v1/agents/${encodeURIComponent(correction.agentId)}/resume.`;
+  return `Wayfinder froze agent ${correction.agentId}: ${correction.freeze.reason} (escalation ${correction.freeze.escalationId}). ${resumeInstructions(correction.agentId)}`;
 }
 
 export function frozenError(correction: FreezeCorrection): ChatErrorBody {

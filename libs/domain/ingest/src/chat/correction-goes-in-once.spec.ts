@@ -49,7 +49,7 @@ describe('guidance in the messages', () => {
   it('answers a frozen agent in the OpenAI error shape, saying why and how to resume', () => {
     expect(frozenError(freeze as never)).toEqual({
       error: {
-        message: 'Wayfinder froze agent a1: the loop persisted through three corrections (escalation esc-1). A human must resume it: POST /v1/agents/a1/resume.',
+        message: 'Wayfinder froze agent a1: the loop persisted through three corrections (escalation esc-1). A human must resume it: `npx wayfinder agent resume a1`, the dashboard\'s agent page, or POST /v1/agents/a1/resume.',
         type: 'agent_frozen',
         param: null,
         code: 'agent_frozen',

@@ -1,8 +1,8 @@
 // Claude Code's PreToolUse / PostToolUse hook input becomes an action and its observation; the answers
 // follow Claude Code's hook output (hookSpecificOutput.permissionDecision "deny" with the reason; no
 // decision otherwise, guidance as additionalContext); a call that breaks a hard constraint of the map is
-// a hard stop; hook seqs are dense per session and a hook delivered twice gets none.
-import { hardStopOf, hookStep, HookSeqs, postToolAnswer, preToolAnswer, readToolHook } from './tool-hooks';
+// a hard stop (hook seqs: InMemoryStepSeqs / RedisStepSeqs, with their own contract specs).
+import { hardStopOf, hookStep, postToolAnswer, preToolAnswer, readToolHook } from './tool-hooks';
 
 const pre = {
   session_id: 'sess-1',
@@ -66,12 +66,4 @@ describe('Claude Code tool hooks', () => {
     expect(hardStopOf(undefined, 'delete_file', {})).toBeUndefined();
   });
 
-  it('numbers hook steps densely per run, from the clock, and gives a redelivered hook no seq', () => {
-    const seqs = new HookSeqs();
-    expect(seqs.next('acme/s1', 5_000, 'PreToolUse:t1')).toBe(5_000);
-    expect(seqs.next('acme/s1', 9_999, 'PostToolUse:t1')).toBe(5_001);
-    expect(seqs.next('acme/s1', 9_999, 'PostToolUse:t1')).toBeUndefined();
-    expect(seqs.next('acme/s2', 7_000)).toBe(7_000);
-    expect(seqs.next('acme/s1', 10_000, 'PreToolUse:t2')).toBe(5_002);
-  });
 });

@@ -9,12 +9,11 @@
  *   `permissionDecisionReason`) when the agent is frozen or the call is a hard stop; otherwise it makes
  *   no decision (an "allow" would skip the user's own permission prompt) and may carry pending guidance
  *   as `additionalContext`; the PostToolUse answer may carry it too.
- * `seq` comes from HookSeqs: dense per session (the correction ladder counts steps by seq), starting from
- * the clock when a gateway instance first sees the session, so it keeps increasing across restarts.
+ * `seq` comes from the gateway's StepSeqs (`@wayfinder/tenancy`): 1, 2, 3… per session, in Redis in
+ * distributed mode so every instance and a restarted one count on.
  */
 import { checkAction, compileConstraints } from '@wayfinder/cognitive-map';
 import type { CognitiveMap, JsonValue } from '@wayfinder/contracts';
-import { TenantShares, tenantOfKey } from '@wayfinder/tenancy';
 import type { ChatStep } from '../chat/chat-steps';
 
 export type ToolHookEvent = 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure';
@@ -109,37 +108,6 @@ export function postToolAnswer(event: ToolHookEvent, decision: { block?: string;
   const context = decision.context !== undefined ? { hookSpecificOutput: { hookEventName: event, additionalContext: decision.context } } : {};
   if (decision.block !== undefined) return { decision: 'block', reason: decision.block, ...context };
   return context;
-}
-
-/**
- * The seq of each hook step, per agent run: the first seen in this instance starts at the clock (ms), the
- * next ones count up by one. A hook delivered again (the same `tool_use_id` and event) gets no new seq:
- * `next` answers undefined and the step is not published twice. Bounded in per-tenant shares (run keys are
- * `<tenantId>\u0000…`): past a tenant's share its own least recently used runs go, past `maxRuns` those of
- * the tenant holding the most, so one tenant never evicts another's runs.
- */
-export class HookSeqs {
-  private readonly runs: TenantShares<{ next: number; seen: Map<string, number> }>;
-
-  constructor(
-    maxRuns = 50_000,
-    private readonly seenPerRun = 256,
-    maxRunsPerTenant = 10_000,
-  ) {
-    this.runs = new TenantShares({ total: maxRuns, perTenant: Math.min(maxRuns, maxRunsPerTenant) });
-  }
-
-  next(runKey: string, nowMs: number, delivery?: string): number | undefined {
-    const tenantId = tenantOfKey(runKey);
-    const run = this.runs.get(tenantId, runKey) ?? { next: Math.floor(nowMs), seen: new Map<string, number>() };
-    this.runs.set(tenantId, runKey, run);
-    if (delivery !== undefined) {
-      if (run.seen.has(delivery)) return undefined;
-      run.seen.set(delivery, run.next);
-      while (run.seen.size > this.seenPerRun) run.seen.delete(run.seen.keys().next().value as string);
-    }
-    return run.next++;
-  }
 }
 
 /**

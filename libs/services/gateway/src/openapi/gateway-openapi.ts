@@ -170,7 +170,7 @@ function buildDocument(): Json {
           tags: ['corrections'],
           summary: "An agent's corrections after a cursor (JSON long-poll, or SSE)",
           operationId: 'getCorrections',
-          parameters: [agentId, query('after', 'the cursor of the last correction seen, or `now`: the log as it stands (a restarted agent skips what earlier runs were sent)'), query('wait', 'seconds to long-poll (0–30)', { type: 'integer', minimum: 0, maximum: 30 }), header('Last-Event-ID', 'SSE: resume after this cursor (or `now`; the stream then opens with that position as a bare `id:`)'), tenantQuery],
+          parameters: [agentId, query('after', 'the cursor of the last correction seen, or `now`: the log as it stands (a restarted agent skips what earlier runs were sent; a standing freeze, not yet resumed, comes first)'), query('wait', 'seconds to long-poll (0–30)', { type: 'integer', minimum: 0, maximum: 30 }), header('Last-Event-ID', 'SSE: resume after this cursor (or `now`; the stream then opens with that position as a bare `id:`)'), tenantQuery],
           responses: {
             '200': {
               description: 'the corrections after the cursor (at most 100), or with `Accept: text/event-stream` a stream of `event: correction` with the cursor as `id`',
@@ -190,7 +190,7 @@ function buildDocument(): Json {
           operationId: 'ackCorrection',
           parameters: [agentId, pathParam('correctionId', "the correction's eventId"), tenantQuery],
           requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties: { outcome: { enum: ['applied', 'ignored'] } } } } } },
-          responses: { '202': json({ type: 'object', properties: { acked: { const: true } } }, 'acknowledged'), ...errors('400', '401', '403', '404') },
+          responses: { '202': json({ type: 'object', properties: { acked: { const: true }, frozen: { const: true, description: 'the correction is a freeze: it stays until a human resumes the agent' } } }, 'acknowledged'), ...errors('400', '401', '403', '404') },
         },
       },
       '/v1/agents/{agentId}/resume': {

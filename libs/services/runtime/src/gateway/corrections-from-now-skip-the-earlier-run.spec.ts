@@ -1,6 +1,7 @@
 // A restarted agent asks for its corrections from `now`: the JSON answer is empty with the log's current
 // position as its cursor, and a stream from `now` announces that position (a bare id) and then carries
-// only what comes after it, never the earlier run's corrections.
+// only what comes after it, never the earlier run's corrections. Except a standing freeze: until a human
+// resumes the agent, `now` is just before it, so a frozen agent restarted learns first that it is frozen.
 import { until } from '@wayfinder/testing';
 import type { RunningServices } from '../runtime';
 import { call, eventually, loopSteps, readSse, REPORT_TASK, startWithGateway } from './gateway.testing';
@@ -24,11 +25,17 @@ describe('corrections from now', () => {
 
     await call(base, 'POST', '/v1/tasks', { key: KEY, body: REPORT_TASK });
     await call(base, 'POST', '/v1/steps', { key: KEY, body: loopSteps('restarted', 25) });
-    let earlier: Array<{ eventId: string }> = [];
-    await eventually(async () => (earlier = (await call(base, 'GET', '/v1/agents/restarted/corrections', { key: KEY })).body.corrections).length > 0, 20_000, 'the first run\'s corrections');
+    let earlier: Array<{ eventId: string; action: string }> = [];
+    await eventually(async () => (earlier = (await call(base, 'GET', '/v1/agents/restarted/corrections', { key: KEY })).body.corrections).at(-1)?.action === 'freeze', 20_000, 'the first run\'s freeze');
     const newest = (await call(base, 'GET', '/v1/agents/restarted/corrections', { key: KEY })).body.cursor as string;
 
-    // The restart: from now, nothing of the earlier run, and the position to resume from.
+    // The restart while frozen: from now, the standing freeze alone, and the position after it.
+    const frozen = await call(base, 'GET', '/v1/agents/restarted/corrections?after=now', { key: KEY });
+    expect(frozen.body).toEqual({ corrections: [earlier.at(-1)], cursor: newest });
+    expect(earlier.length).toBeGreaterThan(1);
+
+    // Resumed by a human: from now, nothing of the earlier run, and the position to resume from.
+    expect((await call(base, 'POST', '/v1/agents/restarted/resume', { key: KEY, body: {} })).status).toBe(202);
     const fromNow = await call(base, 'GET', '/v1/agents/restarted/corrections?after=now', { key: KEY });
     expect(fromNow.status).toBe(200);
     expect(fromNow.body).toEqual({ corrections: [], cursor: newest });

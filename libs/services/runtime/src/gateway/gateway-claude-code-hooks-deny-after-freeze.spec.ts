@@ -1,6 +1,7 @@
 // Claude Code's HTTP hooks on the gateway (embedded, every service in process): a session that keeps
 // running the same failing command gets the hint as additionalContext (once), and after the freeze its
-// next PreToolUse is denied with the reason; another tenant's key, same session id, is not denied and
+// next PreToolUse is denied with the reason (its seqs small: 1, 2, 3… per session); restarted, it reads
+// the standing freeze first from `now`, and its own ack does not lift it (a resume does); another tenant's key, same session id, is not denied and
 // reads none of it. A call that breaks a hard constraint of the task's map is denied before it runs.
 // Bad input is a 400 naming the field.
 import type { RunningServices } from '../runtime';
@@ -64,9 +65,23 @@ describe('Claude Code hooks', () => {
     expect(other).toMatchObject({ status: 200, body: {} });
     expect((await call(base, 'GET', '/v1/agents/sess-42/corrections', { key: B })).body.corrections).toEqual([]);
 
-    // Resumed by a human: the calls go through again.
+    // Hook steps are numbered 1, 2, 3… per session: the reasons quote small seqs, not clock-sized ones.
+    const quoted = [...`${denied!.permissionDecisionReason} ${hint.hint!.text}`.matchAll(/\bseq (\d+)/g)].map((m) => Number(m[1]));
+    expect(quoted.length).toBeGreaterThan(0);
+    expect(Math.max(...quoted)).toBeLessThan(2 * 300);
+
+    // A restart of the frozen agent: from `now`, the standing freeze comes first (and only it).
+    const freeze = (await call(base, 'GET', '/v1/agents/sess-42/corrections?after=now', { key: A })).body.corrections as Array<{ eventId: string; action: string }>;
+    expect(freeze.map((c) => c.action)).toEqual(['freeze']);
+    // The agent acknowledging its freeze does not lift it: only a human's resume does.
+    const ack = await call(base, 'POST', `/v1/agents/sess-42/corrections/${freeze[0].eventId}/ack`, { key: A, body: {} });
+    expect(ack).toMatchObject({ status: 202, body: { acked: true, frozen: true } });
+    expect((await call(base, 'POST', '/v1/hooks/pre-tool-use', { key: A, body: hook('PreToolUse', 998) })).body.hookSpecificOutput.permissionDecision).toBe('deny');
+
+    // Resumed by a human: the calls go through again, and `now` no longer starts with the freeze.
     expect((await call(base, 'POST', '/v1/agents/sess-42/resume', { key: A, body: {} })).status).toBe(202);
     expect((await call(base, 'POST', '/v1/hooks/pre-tool-use', { key: A, body: hook('PreToolUse', 1000) })).body.hookSpecificOutput?.permissionDecision).toBeUndefined();
+    expect((await call(base, 'GET', '/v1/agents/sess-42/corrections?after=now', { key: A })).body.corrections).toEqual([]);
   }, 120_000);
 
   it('denies a call that breaks a hard constraint of the task before it runs', async () => {

@@ -5,74 +5,35 @@
 // each once; once the loop is detected the request reaching the upstream carries the hint appended to
 // its `instructions`, once; after the freeze the client raises the 423 error saying why. A streamed
 // response reaches the client whole and is assembled into the same steps.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI, { APIError } from 'openai';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import type { StepEvent } from '@wayfinder/contracts';
 import type { RunningServices } from '../runtime';
+import { startFakeResponsesUpstream, RESPONSES_TEXT as TEXT, type FakeResponsesUpstream } from './fake-responses-upstream.testing';
 import { call, eventually, REPORT_TASK, startWithGateway } from './gateway.testing';
 
 const A = 'acme-responses-key';
 const INSTRUCTIONS = 'You are the report agent. Use the tools.';
-const TEXT = 'Reading the sales data.';
-const ARGS = JSON.stringify({ path: '/data/sales.csv' });
 const TOOLS: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'read_file', strict: false, parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
 
-interface Received {
-  authorization?: string;
-  body: { instructions?: string; input: unknown; stream?: boolean };
-}
 
 describe('OpenAI responses through the proxy', () => {
-  const received: Received[] = [];
-  let server: Server;
+  let upstream: FakeResponsesUpstream;
   let running: RunningServices;
   let base: string;
   const steps: StepEvent[] = [];
 
   beforeAll(async () => {
-    let n = 0;
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received['body'];
-        received.push({ authorization: req.headers.authorization, body });
-        n++;
-        const message = { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: TEXT, annotations: [] }] };
-        const fn = { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: 'read_file', arguments: ARGS, status: 'completed' };
-        const response = { id: `resp_${n}`, object: 'response', created_at: 1, status: 'completed', model: 'fake', output: [message, fn], usage: { input_tokens: 20, output_tokens: 5, total_tokens: 25 } };
-        if (!body.stream) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(response));
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        let seq = 0;
-        const event = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`);
-        event('response.created', { response: { ...response, status: 'in_progress', output: [], usage: null } });
-        event('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } });
-        event('response.output_text.delta', { item_id: message.id, output_index: 0, content_index: 0, delta: TEXT.slice(0, 7) });
-        event('response.output_text.delta', { item_id: message.id, output_index: 0, content_index: 0, delta: TEXT.slice(7) });
-        event('response.output_item.done', { output_index: 0, item: message });
-        event('response.output_item.added', { output_index: 1, item: { ...fn, arguments: '', status: 'in_progress' } });
-        event('response.function_call_arguments.delta', { item_id: fn.id, output_index: 1, delta: ARGS.slice(0, 5) });
-        event('response.function_call_arguments.delta', { item_id: fn.id, output_index: 1, delta: ARGS.slice(5) });
-        event('response.function_call_arguments.done', { item_id: fn.id, output_index: 1, arguments: ARGS });
-        event('response.output_item.done', { output_index: 1, item: fn });
-        event('response.completed', { response });
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    upstream = await startFakeResponsesUpstream();
     running = await startWithGateway({ WAYFINDER_API_KEYS: `acme:${A}`, WAYFINDER_EGRESS_ALLOW: '127.0.0.1' });
     running.bus.subscribe('wayfinder.steps.v1', async (batch) => void steps.push(...batch.map((d) => d.payload as StepEvent)), { groupId: 'observer' });
     base = running.gateway!.url; // eslint-disable-line @typescript-eslint/no-non-null-assertion
-    const upstream = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    expect((await call(base, 'PUT', '/v1/policy', { key: A, body: { policy: {}, proxy: { upstream } } })).status).toBe(200);
+    expect((await call(base, 'PUT', '/v1/policy', { key: A, body: { policy: {}, proxy: { upstream: upstream.url } } })).status).toBe(200);
     expect((await call(base, 'POST', '/v1/tasks', { key: A, body: REPORT_TASK })).status).toBe(201);
   });
   afterAll(async () => {
     await running?.stop();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await upstream?.close();
   });
 
   const client = (agent: string) => new OpenAI({ apiKey: 'sk-agent-own', baseURL: `${base}/v1`, maxRetries: 0, timeout: 20_000, defaultHeaders: { 'X-Wayfinder-Key': A, 'X-Wayfinder-Agent': agent, 'X-Wayfinder-Task': 'report' } });
@@ -80,7 +41,7 @@ describe('OpenAI responses through the proxy', () => {
   it('makes steps of function calls and outputs, hints in instructions once, and the client raises the freeze', async () => {
     const openai = client('codex-looper');
     const input: ResponseInputItem[] = [{ role: 'user', content: 'Read the sales data, compute the totals, write the report.' }];
-    const first = received.length;
+    const first = upstream.received.length;
     let frozen: APIError | undefined;
     for (let i = 0; i < 300 && !frozen; i++) {
       try {
@@ -95,7 +56,7 @@ describe('OpenAI responses through the proxy', () => {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    const mine = received.slice(first);
+    const mine = upstream.received.slice(first);
     const corrections = (await call(base, 'GET', '/v1/agents/codex-looper/corrections', { key: A })).body.corrections as Array<{ action: string; hint?: { text: string } }>;
     const hint = corrections.find((c) => c.action === 'hint')!;
     expect(hint).toBeDefined();

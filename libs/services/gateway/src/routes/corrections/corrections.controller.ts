@@ -4,8 +4,11 @@
  *   with `Accept: text/event-stream`, Server-Sent Events with each cursor as `id` (resume with
  *   `Last-Event-ID`) and a `: keep-alive` comment while nothing comes. The cursor `now` is the agent's
  *   log as it stands (its newest cursor, `0-0` when empty), so a restarted agent skips what an earlier run
- *   was sent: the JSON answer's `cursor` is that position, and a stream opens with it as a bare `id:`;
- * - `POST /v1/agents/:agentId/corrections/:correctionId/ack`: the agent applied (or ignored) it;
+ *   was sent: the JSON answer's `cursor` is that position, and a stream opens with it as a bare `id:`.
+ *   Except a standing freeze (the newest correction, not lifted by a resume): `now` is just before it, so
+ *   a frozen agent restarted learns first that it is frozen;
+ * - `POST /v1/agents/:agentId/corrections/:correctionId/ack`: the agent applied (or ignored) it; an
+ *   agent's ack of a freeze is answered (`frozen: true`) but recorded as nothing: only a resume lifts it;
  * - `POST /v1/agents/:agentId/resume`: a human unfreezes the agent (a control event the correction
  *   engine consumes); 404 when the tenant has no corrections of that agent (nothing to resume). With the
  *   operations module mounted it also appends an `ack` history record (subject `resume`), which closes
@@ -54,7 +57,7 @@ export class CorrectionsController {
     checkAgentId(agentId);
     const lastEventId = req.headers['last-event-id'];
     const asked = cursorOf(typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : query.after, typeof lastEventId === 'string' && lastEventId !== '' ? 'Last-Event-ID' : 'after');
-    const cursor = asked === NOW ? await this.newestCursor(tenant.tenantId, agentId) : asked;
+    const cursor = asked === NOW ? await this.nowCursor(tenant.tenantId, agentId) : asked;
     if (/text\/event-stream/.test(String(req.headers.accept ?? ''))) {
       // Held until the connection closes (the response's 'close' comes after its end, or when the client goes).
       res.once('close', this.slots.acquire(tenant.tenantId));
@@ -74,10 +77,13 @@ export class CorrectionsController {
 
   @Post('corrections/:correctionId/ack')
   @HttpCode(202)
-  async ack(@Param('agentId') agentId: string, @Param('correctionId') correctionId: string, @Req() req: IncomingMessage, @CurrentTenant() tenant: ResolvedTenant): Promise<{ acked: true }> {
+  async ack(@Param('agentId') agentId: string, @Param('correctionId') correctionId: string, @Req() req: IncomingMessage, @CurrentTenant() tenant: ResolvedTenant): Promise<{ acked: true; frozen?: true }> {
     checkAgentId(agentId);
     const body = AckBody.safeParse(parseJson(await readBody(req, 64 * 1024)) ?? {});
     if (!body.success) throw badRequest(`outcome must be "applied" or "ignored"`, 'outcome');
+    // The proxy and the hooks read an acknowledged freeze as lifted: the agent may not lift its own freeze.
+    const logged = await this.log.find(tenant.tenantId, agentId, correctionId);
+    if (logged?.correction.action === 'freeze') return { acked: true, frozen: true };
     const acked = await this.log.ack(tenant.tenantId, agentId, correctionId, body.data.outcome ?? 'applied');
     if (!acked) throw notFound(`agent ${agentId} has no correction ${correctionId}`);
     return { acked: true };
@@ -139,15 +145,25 @@ export class CorrectionsController {
     }
   }
 
-  /** The agent's newest cursor (`0-0` when its log is empty): what `now` stands for. */
-  private async newestCursor(tenantId: string, agentId: string): Promise<string> {
+  /**
+   * What `now` stands for: the agent's newest cursor (`0-0` when its log is empty), or the one before
+   * its newest correction when that is a freeze no resume lifted (delivered first, then).
+   */
+  private async nowCursor(tenantId: string, agentId: string): Promise<string> {
     let cursor = '0-0';
+    let before = '0-0';
+    let newest: Correction | undefined;
     for (;;) {
       const page = await this.log.after(tenantId, agentId, cursor, MAX_CORRECTIONS_PER_READ);
-      if (page.length === 0) return cursor;
-      cursor = page[page.length - 1].cursor;
-      if (page.length < MAX_CORRECTIONS_PER_READ) return cursor;
+      if (page.length > 0) {
+        before = page.length > 1 ? page[page.length - 2].cursor : cursor;
+        cursor = page[page.length - 1].cursor;
+        newest = page[page.length - 1].correction;
+      }
+      if (page.length < MAX_CORRECTIONS_PER_READ) break;
     }
+    const standingFreeze = newest?.action === 'freeze' && (await this.log.ackOf(tenantId, agentId, newest.eventId)) === undefined;
+    return standingFreeze ? before : cursor;
   }
 
   private async stream(tenantId: string, agentId: string, from: string | undefined, req: IncomingMessage, res: ServerResponse, announce = false): Promise<void> {

@@ -14,14 +14,15 @@ import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { Id, StepEvent } from '@wayfinder/contracts';
 import type { Bus } from '@wayfinder/bus';
-import { guidanceText, hardStopOf, hookStep, HookSeqs, frozenMessage, postToolAnswer, preToolAnswer, readToolHook, type HookIdentity, type ToolHookEvent, type ToolHookInput } from '@wayfinder/ingest';
+import { guidanceText, hardStopOf, hookStep, frozenMessage, postToolAnswer, preToolAnswer, readToolHook, type HookIdentity, type ToolHookEvent, type ToolHookInput } from '@wayfinder/ingest';
 import { BUS, MAP_STORE, type MapStore } from '@wayfinder/service-core';
-import type { ResolvedTenant } from '@wayfinder/tenancy';
+import type { ResolvedTenant, StepSeqs } from '@wayfinder/tenancy';
 import { CurrentTenant } from '../../auth/tenant.guard';
 import { AgentCorrections } from '../../agent-corrections';
 import { ApiError, badRequest, zodProblem } from '../../http/api-error';
 import { parseJson, readBody } from '../../http/request-body';
 import { IngestLimiter } from '../../ingest-limiter';
+import { STEP_SEQS } from '../../tokens';
 
 const MAX_HOOK_BYTES = 1024 * 1024;
 const PRE: readonly ToolHookEvent[] = ['PreToolUse'];
@@ -29,13 +30,12 @@ const POST: readonly ToolHookEvent[] = ['PostToolUse', 'PostToolUseFailure'];
 
 @Controller('v1/hooks')
 export class ToolHooksController {
-  private readonly seqs = new HookSeqs();
-
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(MAP_STORE) private readonly maps: MapStore,
     private readonly limiter: IngestLimiter,
     private readonly corrections: AgentCorrections,
+    @Inject(STEP_SEQS) private readonly seqs: StepSeqs,
   ) {}
 
   @Post('pre-tool-use')
@@ -76,7 +76,7 @@ export class ToolHooksController {
 
   private async publish(input: ToolHookInput, identity: HookIdentity): Promise<void> {
     const now = Date.now();
-    const seq = this.seqs.next(`${identity.tenantId}\u0000${identity.agentId}\u0000${identity.runId}`, now, input.toolUseId && `${input.event}:${input.toolUseId}`);
+    const seq = await this.seqs.next(identity, input.toolUseId && `${input.event}:${input.toolUseId}`);
     if (seq === undefined) return; // the same hook delivered again
     const parsed = StepEvent.safeParse(hookStep(input, identity, seq, now));
     if (!parsed.success) {

@@ -17,20 +17,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StepEvent } from '@wayfinder/contracts';
 import type { Bus } from '@wayfinder/bus';
 import type { EgressPolicy } from '@wayfinder/config';
-import { frozenMessage, guidanceText, hardStopOf, HookSeqs, isResponseTo, mcpActionStep, mcpObservationStep, refusedToolResult, withGuidanceBlock, type ChatIdentity, type ChatStep, type Guidance, type McpToolCall } from '@wayfinder/ingest';
+import { frozenMessage, guidanceText, hardStopOf, isResponseTo, mcpActionStep, mcpObservationStep, refusedToolResult, withGuidanceBlock, type ChatIdentity, type ChatStep, type Guidance, type McpToolCall } from '@wayfinder/ingest';
 import { BUS, MAP_STORE, type MapStore } from '@wayfinder/service-core';
+import type { StepSeqs } from '@wayfinder/tenancy';
 import { AgentCorrections } from '../../agent-corrections';
 import { ApiError } from '../../http/api-error';
 import { IngestLimiter } from '../../ingest-limiter';
 import { jsonOrUndefined } from '../../http/request-body';
-import { GATEWAY_OPTIONS, gatewayEgress, type GatewayOptions } from '../../tokens';
+import { GATEWAY_OPTIONS, gatewayEgress, STEP_SEQS, type GatewayOptions } from '../../tokens';
 import { clientHeaders, sendUpstream, upstreamHeaders, UpstreamError } from '../proxy/upstream-client';
 import { SseEvents } from './sse-events';
 
 @Injectable()
 export class McpToolCalls {
   private readonly logger = new Logger('mcp-door');
-  private readonly seqs = new HookSeqs();
   /** Per agent run, its last step's publish (the next one waits for it). */
   private readonly publishing = new Map<string, Promise<void>>();
   /** Guidance going into a result now: a parallel call that read the same pending guidance leaves it out. */
@@ -44,6 +44,7 @@ export class McpToolCalls {
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     private readonly limiter: IngestLimiter,
     private readonly corrections: AgentCorrections,
+    @Inject(STEP_SEQS) private readonly seqs: StepSeqs,
   ) {
     this.egress = gatewayEgress(options);
   }
@@ -153,8 +154,8 @@ export class McpToolCalls {
     const next = (this.publishing.get(run) ?? Promise.resolve())
       .catch(() => undefined)
       .then(async () => {
-        const now = Date.now();
-        const step = make(this.seqs.next(run, now) as number, now);
+        const seq = (await this.seqs.next(identity)) as number; // no delivery given: always a seq
+        const step = make(seq, Date.now());
         const parsed = StepEvent.safeParse(step);
         if (parsed.success) await this.bus.publish('wayfinder.steps.v1', [parsed.data]);
         else this.logger.warn(`a step of ${identity.tenantId}/${identity.agentId}'s MCP call (seq ${step.seq}) breaks the contract and is left out: ${parsed.error.issues[0]?.message}`);
