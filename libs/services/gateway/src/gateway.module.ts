@@ -10,6 +10,7 @@ import type { CorrectionLog, TenantAuthenticator } from '@wayfinder/tenancy';
 import { GATEWAY_ROUTE_MODULES } from './gateway-routes';
 import { AgentCorrections } from './agent-corrections';
 import { IngestLimiter } from './ingest-limiter';
+import { StreamSlots } from './routes/corrections/stream-slots';
 import { AUTHENTICATOR, CORRECTION_LOG, DEFAULT_GATEWAY_OPTIONS, GATEWAY_HEALTH, GATEWAY_HISTORY, GATEWAY_OPTIONS, type GatewayHealth, type GatewayOptions } from './tokens';
 
 export interface GatewayDependencies {
@@ -37,8 +38,10 @@ export class GatewayModule {
       { provide: GATEWAY_HEALTH, useValue: deps.health ?? { checks: {} } },
       IngestLimiter,
       AgentCorrections,
+      // One set of stream caps for the correction streams and the fleet's: both hold connections open.
+      StreamSlots,
     ];
-    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, GATEWAY_OPTIONS, GATEWAY_HISTORY, GATEWAY_HEALTH, IngestLimiter, AgentCorrections] };
+    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, GATEWAY_OPTIONS, GATEWAY_HISTORY, GATEWAY_HEALTH, IngestLimiter, AgentCorrections, StreamSlots] };
     return { module: GatewayModule, imports: [shared, ...GATEWAY_ROUTE_MODULES] };
   }
 }

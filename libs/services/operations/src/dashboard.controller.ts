@@ -1,6 +1,6 @@
 /**
  * The dashboard (DESIGN §13) at `/`: a tenant's fleet (live), an agent's page, escalations with a
- * resume action, the tenant's policy with its editor, logout, and the login form that turns a key into an HttpOnly session cookie
+ * resume action, the tenant's policy with its editor, its API keys (operators), logout, and the login form that turns a key into an HttpOnly session cookie
  * (when the gateway passes a key verifier; with no keys configured nobody logs in). Every page goes out
  * with DASHBOARD_HEADERS (Content-Security-Policy, nosniff, no referrer); the pages' scripts are served
  * from `/dashboard/assets/<name>.js`.
@@ -10,7 +10,7 @@ import type { HistoryStore } from '@wayfinder/history';
 import type { PolicyBook } from '@wayfinder/service-core';
 import { agentsQueryOf } from './agents-query-params';
 import { DASHBOARD_ASSETS } from './dashboard-assets';
-import { agentPage, DASHBOARD_HEADERS, escalationsPage, FLEET_PAGE_SIZE, fleetPage, loginPage, policyPage, type Viewer } from './dashboard-pages';
+import { agentPage, DASHBOARD_HEADERS, escalationsPage, FLEET_PAGE_SIZE, fleetPage, keysPage, loginPage, policyPage, type Viewer } from './dashboard-pages';
 import { agentTimeline, fleetView, listEscalations, pageOfAgents, readableTenants, tenantWithAgents } from './history-queries';
 import { httpError } from './http-errors';
 import { SESSION_COOKIE, type SessionBook } from './session-book';
@@ -117,6 +117,15 @@ export class DashboardController {
     if (!tenant) return;
     const viewer = await this.viewerOf(tenant, request);
     sendPage(response, policyPage(viewer.tenantId, this.policies.tenant(viewer.tenantId), this.policies.profile, viewer));
+  }
+
+  /** The tenant's API keys: the page is a frame, keys.js reads and changes them through `/v1/keys`; a viewer gets a 403 page. */
+  @Get('keys')
+  async keys(@Req() request: RequestWithTenant, @Res() response: RedirectResponse): Promise<void> {
+    const tenant = this.tenantOr(request, response);
+    if (!tenant) return;
+    const viewer = await this.viewerOf(tenant, request);
+    sendPage(viewer.operator ? response : response.status(403), keysPage(viewer));
   }
 
   /**
