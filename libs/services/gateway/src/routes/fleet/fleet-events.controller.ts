@@ -7,7 +7,11 @@
  * - `event: fleet`: a sample of the fleet (`{ts, agents, states, openEscalations}`) at the opening and
  *   every FLEET_SAMPLE_MS, which the fleet page draws as "agents by state over time".
  * `?task=` keeps one task's records and agents; `?since=` (epoch ms or ISO time) replays the records from
- * then instead of from now; a reconnect's `Last-Event-ID` takes precedence and resumes after that ms.
+ * then instead of from now (the newest MAX_REPLAY_RECORDS of them); a reconnect's `Last-Event-ID` takes
+ * precedence and replays from that ms, inclusive: delivery is at least once (records sharing that ms may
+ * come twice; each carries its own `id` to tell them apart), never a loss at the seam.
+ * A record's ts is its event's time, and it may be recorded a little later (another instance, a slower
+ * consumer): each read looks LOOKBACK_MS behind the newest record sent and sends what it had not.
  * A stream holds a slot of the same per-tenant and global caps as the correction streams (StreamSlots):
  * past them, 429 with Retry-After. Without the operations module (no history store) the route is a 404.
  */
@@ -26,8 +30,10 @@ import { StreamSlots } from '../corrections/stream-slots';
 export const FLEET_SAMPLE_MS = 2_000;
 /** The records a stream sends: what an operator follows (steps are many, and summarised by the samples). */
 export const FLEET_EVENT_KINDS: readonly HistoryKind[] = ['deviation', 'correction', 'would-send', 'escalation', 'ack', 'false-positive'];
-/** How far back `since` may reach in one stream's first read (the store's own bounds apply too). */
+/** The most records one read sends (a `since` far back replays the newest of them; the store's own bounds apply too). */
 const MAX_REPLAY_RECORDS = 1_000;
+/** How far behind the newest record sent each read looks, for records recorded after newer ones. */
+export const LOOKBACK_MS = 30_000;
 
 @Controller('v1/fleet')
 export class FleetEventsController {
@@ -44,8 +50,7 @@ export class FleetEventsController {
     const taskId = taskOf(query.task);
     const lastEventId = req.headers['last-event-id'];
     const resumed = typeof lastEventId === 'string' && lastEventId !== '';
-    // After a Last-Event-ID: strictly after it (its records were sent); `since`: from it, inclusive.
-    const from = resumed ? sinceOf(lastEventId, 'Last-Event-ID') + 1 : query.since === undefined || query.since === '' ? Date.now() : sinceOf(query.since, 'since');
+    const from = resumed ? sinceOf(lastEventId, 'Last-Event-ID') : query.since === undefined || query.since === '' ? Date.now() : sinceOf(query.since, 'since');
     // Held until the connection closes, as a correction stream's.
     res.once('close', this.slots.acquire(tenant.tenantId));
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
@@ -59,9 +64,9 @@ export class FleetEventsController {
 
   /** Polls the store (another instance's recorder may have written) until the client goes. */
   private async follow(store: HistoryStore, tenantId: string, taskId: string | undefined, from: number, res: ServerResponse, closed: AbortSignal): Promise<void> {
-    // The records at the newest ms already sent: a later read from that ms skips them (several share a ms).
-    let sinceMs = from;
-    let sentAtSince = new Set<string>();
+    // The ids sent within the look-back (id → ms): a later read skips them.
+    let newestMs = from;
+    const sent = new Map<string, number>();
     let nextSample = 0;
     let lastWrite = Date.now();
     while (!closed.aborted) {
@@ -72,18 +77,17 @@ export class FleetEventsController {
         nextSample = now + FLEET_SAMPLE_MS;
         lastWrite = now;
       }
-      const records = await store.tenantHistory(tenantId, { kinds: FLEET_EVENT_KINDS, since: sinceMs, limit: MAX_REPLAY_RECORDS, ...(taskId !== undefined && { taskId }) });
+      const since = Math.max(from, newestMs - LOOKBACK_MS);
+      const records = await store.tenantHistory(tenantId, { kinds: FLEET_EVENT_KINDS, since, limit: MAX_REPLAY_RECORDS, ...(taskId !== undefined && { taskId }) });
       for (const record of records) {
-        if (sentAtSince.has(record.id)) continue;
+        if (sent.has(record.id)) continue;
         const ms = Date.parse(record.ts);
-        if (ms > sinceMs) {
-          sinceMs = ms;
-          sentAtSince = new Set();
-        }
-        sentAtSince.add(record.id);
+        sent.set(record.id, ms);
+        newestMs = Math.max(newestMs, ms);
         res.write(`id: ${ms}\nevent: record\ndata: ${JSON.stringify(record satisfies HistoryRecord)}\n\n`);
         lastWrite = Date.now();
       }
+      for (const [id, ms] of sent) if (ms < newestMs - LOOKBACK_MS) sent.delete(id);
       if (Date.now() - lastWrite >= this.options.keepAliveMs) {
         res.write(': keep-alive\n\n');
         lastWrite = Date.now();
