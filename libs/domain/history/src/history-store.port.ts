@@ -35,6 +35,12 @@ export interface HistoryRetention {
   readonly maxMs: number;
 }
 
+/** WAYFINDER_HISTORY_RETENTION_MAX_MS when unset: 30 days. */
+export const DEFAULT_HISTORY_RETENTION_MAX_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The bounds when the operator sets none: 7 days by default, at most 30. */
+export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { defaultMs: DEFAULT_HISTORY_LIMITS.retentionMs, maxMs: DEFAULT_HISTORY_RETENTION_MAX_MS };
+
 /** A tenant's retention: what its policy asks (or the default), never past the operator's maximum. */
 export function retentionOfTenant(retention: HistoryRetention, askedMs: number | undefined): number {
   return Math.min(askedMs ?? retention.defaultMs, retention.maxMs);

@@ -110,18 +110,19 @@ for(const b of document.querySelectorAll('[data-resume]'))b.addEventListener('cl
 
 /**
  * Policy: checks the changed settings as a merge patch (POST /v1/policy/check, which answers 200 naming
- * a bad field), then saves them (PATCH /v1/policy); a refusal is shown in the alert and on the input
+ * a bad field), then saves them (PATCH /v1/policy); the detectors' settings go under `policy`, an input
+ * marked `data-root` (the history retention) at the document's top level; a refusal is shown in the alert and on the input
  * (aria-invalid). Numbers are sent as numbers when they read as one, else
  * as typed, so the gateway (not the page) decides what is valid.
  */
 const POLICY = `'use strict';(()=>{${PRELUDE}
 const form=document.getElementById('policy-form');const result=document.getElementById('policy-result');
-form.addEventListener('submit',async e=>{e.preventDefault();const patch={};let n=0;
+form.addEventListener('submit',async e=>{e.preventDefault();const patch={};const root={};let n=0;
 for(const el of form.querySelectorAll('[data-kind]')){el.removeAttribute('aria-invalid');if(el.value===el.dataset.original)continue;
 const v=el.dataset.kind==='number'&&el.value.trim()!==''&&!isNaN(Number(el.value))?Number(el.value):el.dataset.kind==='boolean'?el.value==='true':el.value;
-const path=el.name.split('.');let at=patch;for(const k of path.slice(0,-1))at=at[k]=at[k]||{};at[path[path.length-1]]=v;n++;}
+const path=el.name.split('.');let at=el.hasAttribute('data-root')?root:patch;for(const k of path.slice(0,-1))at=at[k]=at[k]||{};at[path[path.length-1]]=v;n++;}
 if(n===0){result.className='muted';result.textContent='Nothing changed.';return;}
-const send=(path,method)=>fetch(path+query,{method,credentials:'same-origin',headers:{...csrf,'content-type':'application/merge-patch+json'},body:JSON.stringify({policy:patch})});
+const send=(path,method)=>fetch(path+query,{method,credentials:'same-origin',headers:{...csrf,'content-type':'application/merge-patch+json'},body:JSON.stringify({...root,policy:patch})});
 const checked=await send('/v1/policy/check','POST');let body=await checked.json().catch(()=>({}));
 if(checked.ok&&body.ok===true){const r=await send('/v1/policy','PATCH');body=await r.json().catch(()=>({}));
 if(r.ok){result.className='ok';result.textContent='Saved '+n+' setting(s).';setTimeout(()=>location.reload(),800);return;}}
