@@ -104,11 +104,11 @@ describe('the live fleet and the keys page in headless Chromium', () => {
 
     await page.getByLabel('Role').selectOption('viewer');
     await page.getByRole('button', { name: 'Create key' }).click();
-    const shown = (await page.locator('output.new-key').textContent())!;
+    const shown = (await page.locator('output.new-key').textContent()) ?? '';
     expect(shown).toMatch(/^wf_acme_/);
     const row = page.locator('table.keys tbody tr[data-key]');
     await row.first().waitFor();
-    const keyId = (await row.first().getAttribute('data-key'))!;
+    const keyId = (await row.first().getAttribute('data-key')) ?? '';
     expect(await row.first().textContent()).toContain('viewer');
     expect(await row.first().textContent()).toContain('active');
     // The list never holds the key itself.
