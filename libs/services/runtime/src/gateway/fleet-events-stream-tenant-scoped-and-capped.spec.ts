@@ -94,3 +94,18 @@ describe('the fleet stream: one tenant’s records and samples, capped like the 
     await eventually(async () => (await stream('/v1/fleet/events', INITECH).status) === 200, 5_000, 'a freed slot');
   });
 });
+
+describe('the fleet stream when the gateway stops', () => {
+  it('ends open streams, so stopping does not wait on a client that keeps its stream open', async () => {
+    const running = await startWithGateway({ WAYFINDER_API_KEYS: `acme:${ACME}` });
+    const open = readSse(`${running.gateway!.url}/v1/fleet/events`, { authorization: `Bearer ${ACME}` }); // eslint-disable-line @typescript-eslint/no-non-null-assertion
+    try {
+      expect(await open.status).toBe(200);
+      const started = Date.now();
+      await Promise.race([running.stop(), new Promise((_, reject) => setTimeout(() => reject(new Error('stop() waited on the open fleet stream')), 10_000))]);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      open.close();
+    }
+  }, 30_000);
+});

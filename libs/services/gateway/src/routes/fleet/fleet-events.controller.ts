@@ -15,7 +15,7 @@
  * A stream holds a slot of the same per-tenant and global caps as the correction streams (StreamSlots):
  * past them, 429 with Retry-After. Without the operations module (no history store) the route is a 404.
  */
-import { Controller, Get, Inject, Optional, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Query, Req, Res, type OnModuleDestroy } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Id } from '@wayfinder/contracts';
 import type { HistoryKind, HistoryRecord, HistoryStore } from '@wayfinder/history';
@@ -36,7 +36,10 @@ const MAX_REPLAY_RECORDS = 1_000;
 export const LOOKBACK_MS = 30_000;
 
 @Controller('v1/fleet')
-export class FleetEventsController {
+export class FleetEventsController implements OnModuleDestroy {
+  /** Aborted when the app closes: open streams end, so closing the server does not wait on a browser's EventSource. */
+  private readonly shuttingDown = new AbortController();
+
   constructor(
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     private readonly slots: StreamSlots,
@@ -58,8 +61,12 @@ export class FleetEventsController {
     const closed = new AbortController();
     req.once('close', () => closed.abort());
     res.once('close', () => closed.abort());
-    await this.follow(store, tenant.tenantId, taskId, from, res, closed.signal).catch(() => undefined);
+    await this.follow(store, tenant.tenantId, taskId, from, res, AbortSignal.any([closed.signal, this.shuttingDown.signal])).catch(() => undefined);
     res.end();
+  }
+
+  onModuleDestroy(): void {
+    this.shuttingDown.abort();
   }
 
   /** Polls the store (another instance's recorder may have written) until the client goes. */
