@@ -350,6 +350,12 @@ export const TenantPolicy = z.object({
   /** How long a pattern marked false positive stays suppressed for its agent (ms; default 1 h). */
   falsePositiveSuppressMs: z.number().int().positive().max(30 * 24 * 60 * 60 * 1000).optional(),
   /**
+   * How long the operators' history (steps, deviations, corrections, escalations) of this tenant is kept
+   * (ms; default 7 days). The operator bounds it (WAYFINDER_HISTORY_RETENTION_MAX_MS, default 30 days): a
+   * policy asking more is refused.
+   */
+  historyRetentionMs: z.number().int().min(60_000).max(365 * 24 * 60 * 60 * 1000).optional(),
+  /**
    * How long an agent of this tenant may stay idle before the stream services evict its state from memory
    * (ms; the durable copy stays and is restored on its next event). Default: the deployment's
    * `WAYFINDER_STATE_IDLE_TTL_MS` (15 min).

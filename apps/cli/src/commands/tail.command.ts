@@ -2,17 +2,29 @@
  * `wayfinder tail deviations|corrections|escalations|would-send [--agent A] --key KEY`: follows a
  * navigation topic on Kafka, one JSON line per event of the key's tenant (resolved like the gateway
  * resolves it: a key reads its own tenant only, as on every other door), from now on, in a consumer group
- * of its own that commits nothing anyone else reads.
+ * of its own that commits nothing anyone else reads. Without Kafka configured (no `--kafka`, `--redis`,
+ * WAYFINDER_KAFKA_BROKERS or WAYFINDER_MODE=distributed), or with `--gateway`, it follows the gateway's
+ * fleet stream instead (gateway-tail.ts): the embedded quick start has no Kafka to follow.
  */
 import { randomBytes } from 'node:crypto';
 import type { TopicName } from '@wayfinder/contracts';
 import { KafkaBus } from '@wayfinder/bus';
 import { ConfigError, kafkaSecurity, loadConfig } from '@wayfinder/config';
+import { gatewayTarget } from '../operator/gateway-client';
+import { tailThroughGateway } from '../operator/gateway-tail';
 import { assertKafkaAnswers } from '../operator/kafka-probe';
 import { keyOption, resolveKeyTenant } from '../operator/key-tenant';
 import { parseCommandArgs } from '../args';
 import { UsageError, type Command, type CommandIo } from '../command';
 import { tailHelp } from './tail.help';
+
+/** The history record kind the gateway's fleet stream carries for each topic. */
+const RECORD_KINDS: Record<string, string> = { deviations: 'deviation', corrections: 'correction', escalations: 'escalation', 'would-send': 'would-send' };
+
+/** Kafka is configured: named on the command line or in the environment. */
+function kafkaConfigured(values: Record<string, unknown>, env: NodeJS.ProcessEnv): boolean {
+  return values.kafka !== undefined || values.redis !== undefined || (env.WAYFINDER_KAFKA_BROKERS ?? '') !== '' || env.WAYFINDER_MODE === 'distributed';
+}
 
 const TOPICS: Record<string, TopicName> = {
   deviations: 'wayfinder.deviations.v1',
@@ -25,10 +37,25 @@ export const tailCommand: Command = {
   ...tailHelp,
   async run(argv: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(argv, {
-      tenant: { type: 'string' }, agent: { type: 'string' }, key: { type: 'string' }, kafka: { type: 'string' }, redis: { type: 'string' },
+      tenant: { type: 'string' }, agent: { type: 'string' }, key: { type: 'string' }, kafka: { type: 'string' }, redis: { type: 'string' }, gateway: { type: 'string' },
     });
     const topic = TOPICS[positionals[0] ?? ''];
     if (!topic || positionals.length > 1) throw new UsageError(`expected one of ${Object.keys(TOPICS).join(', ')}, got '${positionals.join(' ') || '(nothing)'}'`);
+    if (values.gateway !== undefined && (values.kafka !== undefined || values.redis !== undefined)) throw new UsageError('--gateway follows the gateway; --kafka and --redis follow Kafka: give one or the other');
+    if (values.gateway !== undefined || !kafkaConfigured(values, process.env)) {
+      const target = gatewayTarget({ gateway: values.gateway as string | undefined, key: values.key as string | undefined });
+      let onSignal!: () => void;
+      const stopped = new Promise<void>((resolve) => (onSignal = resolve));
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        await tailThroughGateway({ target, kind: RECORD_KINDS[positionals[0]], agent: values.agent as string | undefined, tenant: values.tenant as string | undefined }, io, stopped);
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+      return 0;
+    }
     const key = keyOption(values.key as string | undefined);
     let config;
     try {

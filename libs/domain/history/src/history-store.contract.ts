@@ -96,4 +96,25 @@ export function historyStoreContract(make: MakeHistoryStore): void {
     expect(await store.agents('acme')).toEqual([]);
     expect(await store.agent('acme', 'old')).toBeUndefined();
   });
+
+  it('keeps each tenant for its own retention, read at every call (a policy change applies at once)', async () => {
+    const retention = new Map<string, number>([['brief', HOUR / 4]]);
+    const { store, advance } = await make({ retentionMs: HOUR, retentionOf: (tenantId) => retention.get(tenantId) ?? HOUR }, T0);
+    const brief = { tenantId: 'brief', agentId: 'a' };
+    const lasting = { tenantId: 'lasting', agentId: 'a' };
+    await store.append([deviationRecord(brief, 1, T0), deviationRecord(lasting, 1, T0)]);
+    advance(HOUR / 2);
+    // Past the short retention: gone for that tenant only, on every read.
+    expect(await store.agentHistory('brief', 'a')).toEqual([]);
+    expect(await store.tenantHistory('brief')).toEqual([]);
+    expect(await store.agents('brief')).toEqual([]);
+    expect(await store.get('brief', 'deviation:d-a-1')).toBeUndefined();
+    expect(await store.tenants()).not.toContain('brief');
+    expect(await store.agentHistory('lasting', 'a')).toHaveLength(1);
+    // An append older than the tenant's retention is not kept; the other tenant's is.
+    expect(await store.append([deviationRecord(brief, 2, T0 + HOUR / 8), deviationRecord(lasting, 2, T0 + HOUR / 8)])).toBe(1);
+    // The retention lengthened: what was stored (still within the new one) reads again.
+    retention.set('brief', HOUR);
+    expect(await store.agentHistory('brief', 'a')).toHaveLength(1);
+  });
 }

@@ -8,6 +8,11 @@ import type { AgentEntry, HistoryKind, HistoryRecord } from './history-record';
 export interface HistoryLimits {
   /** Records older than this (by their ts, against the store's clock) are dropped and never returned. Default 7 days. */
   readonly retentionMs: number;
+  /**
+   * A tenant's own retention (its policy's `historyRetentionMs`, bounded by the operator: retentionOfTenant),
+   * read at every append and read, so a policy change applies at once; absent: `retentionMs` for all.
+   */
+  readonly retentionOf?: (tenantId: string) => number;
   /** Step summaries kept per agent (the newest). Default 500. */
   readonly maxStepsPerAgent: number;
   /** Other records kept per agent (the newest). Default 500. */
@@ -22,6 +27,24 @@ export const DEFAULT_HISTORY_LIMITS: HistoryLimits = {
   maxRecordsPerAgent: 500,
   maxRecordsPerTenant: 10_000,
 };
+
+/** The operator's bounds on history retention: the default of a tenant that sets none, and the most any tenant may set. */
+export interface HistoryRetention {
+  readonly defaultMs: number;
+  /** WAYFINDER_HISTORY_RETENTION_MAX_MS: a tenant's policy asking more is refused, and clamped here if it came another way. */
+  readonly maxMs: number;
+}
+
+/** WAYFINDER_HISTORY_RETENTION_MAX_MS when unset: 30 days. */
+export const DEFAULT_HISTORY_RETENTION_MAX_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The bounds when the operator sets none: 7 days by default, at most 30. */
+export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { defaultMs: DEFAULT_HISTORY_LIMITS.retentionMs, maxMs: DEFAULT_HISTORY_RETENTION_MAX_MS };
+
+/** A tenant's retention: what its policy asks (or the default), never past the operator's maximum. */
+export function retentionOfTenant(retention: HistoryRetention, askedMs: number | undefined): number {
+  return Math.min(askedMs ?? retention.defaultMs, retention.maxMs);
+}
 
 export interface HistoryQuery {
   readonly kinds?: readonly HistoryKind[];

@@ -35,8 +35,10 @@ export class InMemoryHistoryStore implements HistoryStore {
 
   async append(records: readonly HistoryRecord[]): Promise<number> {
     let added = 0;
-    const cutoff = this.cutoff();
+    const cutoffs = new Map<string, number>();
     for (const record of records) {
+      let cutoff = cutoffs.get(record.tenantId);
+      if (cutoff === undefined) cutoffs.set(record.tenantId, (cutoff = this.cutoff(record.tenantId)));
       const ms = Date.parse(record.ts);
       if (ms < cutoff) continue;
       const tenant = this.tenant(record.tenantId);
@@ -66,12 +68,12 @@ export class InMemoryHistoryStore implements HistoryStore {
         tenant.records = bounded(insert(tenant.records, record), this.limits.maxRecordsPerTenant, cutoff);
       }
     }
-    if ((this.appends += records.length) >= 4_096) this.prune(cutoff);
+    if ((this.appends += records.length) >= 4_096) this.prune();
     return added;
   }
 
   async agents(tenantId: string, query: { taskId?: string; since?: number } = {}): Promise<AgentEntry[]> {
-    const cutoff = Math.max(this.cutoff(), query.since ?? -Infinity);
+    const cutoff = Math.max(this.cutoff(tenantId), query.since ?? -Infinity);
     const agents = [...(this.tenantData.get(tenantId)?.agents.values() ?? [])]
       .map((a) => a.entry)
       .filter((e) => Date.parse(e.lastSeen) >= cutoff && (query.taskId === undefined || e.taskId === query.taskId));
@@ -80,7 +82,7 @@ export class InMemoryHistoryStore implements HistoryStore {
 
   async agent(tenantId: string, agentId: string): Promise<AgentEntry | undefined> {
     const entry = this.tenantData.get(tenantId)?.agents.get(agentId)?.entry;
-    return entry && Date.parse(entry.lastSeen) >= this.cutoff() ? entry : undefined;
+    return entry && Date.parse(entry.lastSeen) >= this.cutoff(tenantId) ? entry : undefined;
   }
 
   async agentHistory(tenantId: string, agentId: string, query: HistoryQuery = {}): Promise<HistoryRecord[]> {
@@ -88,39 +90,46 @@ export class InMemoryHistoryStore implements HistoryStore {
     if (!agent) return [];
     const wantsSteps = !query.kinds || query.kinds.includes('step');
     const all = [...(wantsSteps ? agent.steps : []), ...agent.records].sort(compareRecords);
-    return selectRecords(this.live(all), query);
+    return selectRecords(this.live(all, tenantId), query);
   }
 
   async tenantHistory(tenantId: string, query: HistoryQuery = {}): Promise<HistoryRecord[]> {
-    return selectRecords(this.live(this.tenantData.get(tenantId)?.records ?? []), { ...query, kinds: query.kinds?.filter((k) => k !== 'step') });
+    return selectRecords(this.live(this.tenantData.get(tenantId)?.records ?? [], tenantId), { ...query, kinds: query.kinds?.filter((k) => k !== 'step') });
   }
 
   async get(tenantId: string, id: string): Promise<HistoryRecord | undefined> {
     const record = this.tenantData.get(tenantId)?.byId.get(id);
-    return record && Date.parse(record.ts) >= this.cutoff() ? record : undefined;
+    return record && Date.parse(record.ts) >= this.cutoff(tenantId) ? record : undefined;
   }
 
   async tenants(): Promise<string[]> {
-    const cutoff = this.cutoff();
-    return [...this.tenantData.entries()].filter(([, t]) => [...t.agents.values()].some((a) => Date.parse(a.entry.lastSeen) >= cutoff)).map(([id]) => id).sort();
+    return [...this.tenantData.entries()]
+      .filter(([id, t]) => {
+        const cutoff = this.cutoff(id);
+        return [...t.agents.values()].some((a) => Date.parse(a.entry.lastSeen) >= cutoff);
+      })
+      .map(([id]) => id)
+      .sort();
   }
 
   /** Ids are remembered for the retention (as the Redis adapter's record keys live): redelivery stays a no-op. */
-  private prune(cutoff: number): void {
+  private prune(): void {
     this.appends = 0;
-    for (const tenant of this.tenantData.values()) {
+    for (const [tenantId, tenant] of this.tenantData) {
+      const cutoff = this.cutoff(tenantId);
       for (const [id, r] of tenant.byId) if (Date.parse(r.ts) < cutoff) tenant.byId.delete(id);
       for (const [agentId, a] of tenant.agents) if (Date.parse(a.entry.lastSeen) < cutoff) tenant.agents.delete(agentId);
     }
   }
 
-  private live(records: readonly HistoryRecord[]): HistoryRecord[] {
-    const cutoff = this.cutoff();
+  private live(records: readonly HistoryRecord[], tenantId: string): HistoryRecord[] {
+    const cutoff = this.cutoff(tenantId);
     return records.filter((r) => Date.parse(r.ts) >= cutoff);
   }
 
-  private cutoff(): number {
-    return this.now() - this.limits.retentionMs;
+  /** The oldest ts the tenant keeps: its own retention (HistoryLimits.retentionOf) or the store's. */
+  private cutoff(tenantId: string): number {
+    return this.now() - (this.limits.retentionOf?.(tenantId) ?? this.limits.retentionMs);
   }
 
   private tenant(tenantId: string): TenantData {

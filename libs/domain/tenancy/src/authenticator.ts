@@ -31,6 +31,11 @@ export class TenantAuthenticator {
     private readonly loopbackEmbedded: boolean,
   ) {}
 
+  /** The stored keys (the gateway's `/v1/keys` routes list, create and revoke there); seed keys are not in it. */
+  get keyStore(): KeyStore {
+    return this.store;
+  }
+
   /** True when requests need no key right now (re-checked, so a key created later ends local mode). */
   async localMode(): Promise<boolean> {
     if (!this.loopbackEmbedded || this.seeds.length > 0) return false;

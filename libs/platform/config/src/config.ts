@@ -95,6 +95,8 @@ export const WayfinderConfig = z.object({
   ingestMaxEventsPerSecond: z.coerce.number().positive().max(1_000_000),
   /** Operator's ceiling on a tenant's ingest burst (events): a policy asking more is refused (400). */
   ingestMaxBurst: z.coerce.number().int().positive().max(10_000_000),
+  /** Operator's bound on a tenant's history retention (ms): a policy's `historyRetentionMs` asking more is refused (400). */
+  historyRetentionMaxMs: z.coerce.number().int().min(60_000).max(365 * 24 * 60 * 60 * 1000),
   /** Open correction streams (SSE and waiting long-polls) per tenant: past it → 429 with Retry-After. */
   maxStreamsPerTenant: z.coerce.number().int().min(1).max(1_000_000),
   /** Open correction streams in all, every tenant together. */
@@ -194,6 +196,7 @@ const SOURCE_NAMES: Record<keyof WayfinderConfig, string> = {
   proxyMaxResponseBytes: 'WAYFINDER_PROXY_MAX_RESPONSE_BYTES',
   ingestMaxEventsPerSecond: 'WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND',
   ingestMaxBurst: 'WAYFINDER_INGEST_MAX_BURST',
+  historyRetentionMaxMs: 'WAYFINDER_HISTORY_RETENTION_MAX_MS',
   maxStreamsPerTenant: 'WAYFINDER_MAX_STREAMS_PER_TENANT',
   maxStreams: 'WAYFINDER_MAX_STREAMS',
   detectionMaxArgNodes: 'WAYFINDER_DETECTION_MAX_ARG_NODES',
@@ -258,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     proxyMaxResponseBytes: env.WAYFINDER_PROXY_MAX_RESPONSE_BYTES ?? String(32 * 1024 * 1024),
     ingestMaxEventsPerSecond: env.WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND ?? '2000',
     ingestMaxBurst: env.WAYFINDER_INGEST_MAX_BURST ?? '10000',
+    historyRetentionMaxMs: env.WAYFINDER_HISTORY_RETENTION_MAX_MS ?? String(30 * 24 * 60 * 60 * 1000),
     maxStreamsPerTenant: env.WAYFINDER_MAX_STREAMS_PER_TENANT ?? '200',
     maxStreams: env.WAYFINDER_MAX_STREAMS ?? '2000',
     detectionMaxArgNodes: env.WAYFINDER_DETECTION_MAX_ARG_NODES || undefined,

@@ -177,13 +177,19 @@ export class RedisHistoryStore implements HistoryStore {
 
   async append(records: readonly HistoryRecord[]): Promise<number> {
     if (records.length === 0) return 0;
-    const cutoff = this.cutoff();
     const now = this.now();
+    // Each tenant's retention, read once per append (its policy may set its own).
+    const retentions = new Map<string, number>();
+    const retentionOf = (tenantId: string): number => {
+      let ms = retentions.get(tenantId);
+      if (ms === undefined) retentions.set(tenantId, (ms = this.retentionOf(tenantId)));
+      return ms;
+    };
     // Live records by tenant, then by agent (first-seen order), each with its ts parsed once.
     const byTenant = new Map<string, Map<string, Array<{ record: HistoryRecord; ms: number }>>>();
     for (const record of records) {
       const ms = Date.parse(record.ts);
-      if (!(ms >= cutoff)) continue;
+      if (!(ms >= now - retentionOf(record.tenantId))) continue;
       let agents = byTenant.get(record.tenantId);
       if (!agents) byTenant.set(record.tenantId, (agents = new Map()));
       let list = agents.get(record.agentId);
@@ -195,6 +201,8 @@ export class RedisHistoryStore implements HistoryStore {
     let calls = 0;
     for (const [tenantId, agents] of byTenant) {
       const prefix = this.prefixOf(tenantId);
+      const retention = retentionOf(tenantId);
+      const cutoff = now - retention;
       let keys: string[] = [];
       let argv: Array<string | number | Buffer> = [];
       let agentCount = 0;
@@ -202,7 +210,7 @@ export class RedisHistoryStore implements HistoryStore {
       const send = () => {
         if (agentCount === 0) return;
         // EVALSHA of the script loaded once (ioredis loads it when the server does not know it).
-        pipeline.wfHistoryAppendTenant(keys.length + 2, `${prefix}agents`, `${prefix}records`, ...keys, cutoff, this.limits.maxStepsPerAgent, this.limits.maxRecordsPerAgent, this.limits.maxRecordsPerTenant, agentCount, now, this.limits.retentionMs, ...argv);
+        pipeline.wfHistoryAppendTenant(keys.length + 2, `${prefix}agents`, `${prefix}records`, ...keys, cutoff, this.limits.maxStepsPerAgent, this.limits.maxRecordsPerAgent, this.limits.maxRecordsPerTenant, agentCount, now, retention, ...argv);
         calls++;
         keys = [];
         argv = [];
@@ -242,7 +250,7 @@ export class RedisHistoryStore implements HistoryStore {
   }
 
   async agents(tenantId: string, query: { taskId?: string; since?: number } = {}): Promise<AgentEntry[]> {
-    const min = Math.max(this.cutoff(), query.since ?? -Infinity);
+    const min = Math.max(this.cutoff(tenantId), query.since ?? -Infinity);
     const ids = await this.redis.zrevrangebyscore(this.key(tenantId, 'agents'), '+inf', min);
     if (ids.length === 0) return [];
     const pipeline = this.redis.pipeline();
@@ -259,7 +267,7 @@ export class RedisHistoryStore implements HistoryStore {
 
   async agent(tenantId: string, agentId: string): Promise<AgentEntry | undefined> {
     const entry = toEntry(agentId, await this.redis.hgetall(this.key(tenantId, 'agent', agentId)));
-    return entry && Date.parse(entry.lastSeen) >= this.cutoff() ? entry : undefined;
+    return entry && Date.parse(entry.lastSeen) >= this.cutoff(tenantId) ? entry : undefined;
   }
 
   async agentHistory(tenantId: string, agentId: string, query: HistoryQuery = {}): Promise<HistoryRecord[]> {
@@ -278,20 +286,20 @@ export class RedisHistoryStore implements HistoryStore {
   async get(tenantId: string, id: string): Promise<HistoryRecord | undefined> {
     const json = await this.redis.get(this.key(tenantId, 'rec', id));
     const record = json ? parseRecord(json, tenantId) : undefined;
-    return record && Date.parse(record.ts) >= this.cutoff() ? record : undefined;
+    return record && Date.parse(record.ts) >= this.cutoff(tenantId) ? record : undefined;
   }
 
   async tenants(): Promise<string[]> {
     const ids = await this.redis.smembers(this.tenantsKey());
     if (ids.length === 0) return [];
     const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.zcount(this.key(id, 'agents'), this.cutoff(), '+inf');
+    for (const id of ids) pipeline.zcount(this.key(id, 'agents'), this.cutoff(id), '+inf');
     const counts = (await pipeline.exec()) ?? [];
     return ids.filter((_, i) => Number(counts[i][1]) > 0).sort();
   }
 
   private async read(tenantId: string, lists: string[], query: HistoryQuery): Promise<HistoryRecord[]> {
-    const min = Math.max(this.cutoff(), query.since ?? -Infinity);
+    const min = Math.max(this.cutoff(tenantId), query.since ?? -Infinity);
     const max = query.until ?? '+inf';
     const pipeline = this.redis.pipeline();
     for (const list of lists) pipeline.zrangebyscore(list, min, max);
@@ -307,8 +315,14 @@ export class RedisHistoryStore implements HistoryStore {
     return selectRecords(records.sort(compareRecords), { ...query, since: min });
   }
 
-  private cutoff(): number {
-    return this.now() - this.limits.retentionMs;
+  /** The tenant's retention (HistoryLimits.retentionOf) or the store's. */
+  private retentionOf(tenantId: string): number {
+    return this.limits.retentionOf?.(tenantId) ?? this.limits.retentionMs;
+  }
+
+  /** The oldest ts the tenant keeps. A record stored under a longer retention keeps its TTL but is no longer read. */
+  private cutoff(tenantId: string): number {
+    return this.now() - this.retentionOf(tenantId);
   }
 }
 

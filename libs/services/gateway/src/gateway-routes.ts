@@ -6,8 +6,10 @@
 import type { Type } from '@nestjs/common';
 import { AnchorsRoutesModule } from './routes/anchors/anchors-routes.module';
 import { CorrectionsRoutesModule } from './routes/corrections/corrections-routes.module';
+import { FleetRoutesModule } from './routes/fleet/fleet-routes.module';
 import { HealthRoutesModule } from './routes/health/health-routes.module';
 import { HooksRoutesModule } from './routes/hooks/hooks-routes.module';
+import { KeysRoutesModule } from './routes/keys/keys-routes.module';
 import { McpRoutesModule } from './routes/mcp/mcp-routes.module';
 import { OpenApiRoutesModule } from './routes/openapi/openapi-routes.module';
 import { PolicyRoutesModule } from './routes/policy/policy-routes.module';
@@ -16,4 +18,4 @@ import { StepsRoutesModule } from './routes/steps/steps-routes.module';
 import { TasksRoutesModule } from './routes/tasks/tasks-routes.module';
 import { TracesRoutesModule } from './routes/traces/traces-routes.module';
 
-export const GATEWAY_ROUTE_MODULES: Type<unknown>[] = [StepsRoutesModule, TasksRoutesModule, CorrectionsRoutesModule, PolicyRoutesModule, TracesRoutesModule, AnchorsRoutesModule, ProxyRoutesModule, McpRoutesModule, HooksRoutesModule, HealthRoutesModule, OpenApiRoutesModule];
+export const GATEWAY_ROUTE_MODULES: Type<unknown>[] = [StepsRoutesModule, TasksRoutesModule, CorrectionsRoutesModule, FleetRoutesModule, KeysRoutesModule, PolicyRoutesModule, TracesRoutesModule, AnchorsRoutesModule, ProxyRoutesModule, McpRoutesModule, HooksRoutesModule, HealthRoutesModule, OpenApiRoutesModule];

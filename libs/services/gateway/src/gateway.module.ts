@@ -10,6 +10,7 @@ import { InMemoryStepSeqs, type CorrectionLog, type StepSeqs, type TenantAuthent
 import { GATEWAY_ROUTE_MODULES } from './gateway-routes';
 import { AgentCorrections } from './agent-corrections';
 import { IngestLimiter } from './ingest-limiter';
+import { StreamSlots } from './routes/corrections/stream-slots';
 import { AUTHENTICATOR, CORRECTION_LOG, DEFAULT_GATEWAY_OPTIONS, GATEWAY_HEALTH, GATEWAY_HISTORY, GATEWAY_OPTIONS, STEP_SEQS, type GatewayHealth, type GatewayOptions } from './tokens';
 
 export interface GatewayDependencies {
@@ -40,8 +41,10 @@ export class GatewayModule {
       { provide: GATEWAY_HEALTH, useValue: deps.health ?? { checks: {} } },
       IngestLimiter,
       AgentCorrections,
+      // One set of stream caps for the correction streams and the fleet's: both hold connections open.
+      StreamSlots,
     ];
-    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, STEP_SEQS, GATEWAY_OPTIONS, GATEWAY_HISTORY, GATEWAY_HEALTH, IngestLimiter, AgentCorrections] };
+    const shared: DynamicModule = { module: GatewayProvidersModule, global: true, providers, exports: [AUTHENTICATOR, CORRECTION_LOG, STEP_SEQS, GATEWAY_OPTIONS, GATEWAY_HISTORY, GATEWAY_HEALTH, IngestLimiter, AgentCorrections, StreamSlots] };
     return { module: GatewayModule, imports: [shared, ...GATEWAY_ROUTE_MODULES] };
   }
 }

@@ -8,3 +8,4 @@ export * from './auth/tenant.guard';
 export * from './auth/failed-key-limiter';
 export { ChatCompletionsController } from './routes/proxy/chat-completions.controller';
 export { gatewayOpenApi } from './openapi/gateway-openapi';
+export { StreamSlots } from './routes/corrections/stream-slots';

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Module, type INestApplication, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { listenOnBus, type Bus } from '@wayfinder/bus';
-import type { HistoryStore } from '@wayfinder/history';
+import type { HistoryRetention, HistoryStore } from '@wayfinder/history';
 import { OperationsHttpModule, SessionBook, type TenantContext } from '@wayfinder/service-operations';
 import { HashingEmbedder, type SyncEmbedder } from '@wayfinder/embeddings';
 import { InMemoryMapStore, PolicyBook, WayfinderCoreModule, type MapStore } from '@wayfinder/service-core';
@@ -68,7 +68,7 @@ export interface GatewayServiceOptions {
   options?: Partial<GatewayOptions>;
   logger?: LoggerService | false;
   /** Mounts the operators' surface (query API, dashboard) over this history store. */
-  operations?: { store: HistoryStore; sessions?: SessionBook };
+  operations?: { store: HistoryStore; sessions?: SessionBook; retention?: HistoryRetention };
   /** The process's readiness checks: `/health/ready` on the gateway's own port runs them (no key needed). */
   health?: GatewayHealth;
 }
@@ -108,7 +108,7 @@ export async function startGatewayService(options: GatewayServiceOptions): Promi
     return { tenantId: tenant.tenantId, operator: tenant.role === 'operator', local: tenant.local, keyHash: hashApiKey(key) };
   };
   const gateway = GatewayModule.forRoot({ authenticator, correctionLog: options.correctionLog, ...(options.stepSeqs && { stepSeqs: options.stepSeqs }), options: options.options, history: options.operations?.store, health: options.health });
-  const operations = options.operations ? [OperationsHttpModule.forRoot({ store: options.operations.store, bus: options.bus, policies: policyBook, sessions, verifyKey, secureCookie })] : [];
+  const operations = options.operations ? [OperationsHttpModule.forRoot({ store: options.operations.store, retention: options.operations.retention, bus: options.bus, policies: policyBook, sessions, verifyKey, secureCookie })] : [];
 
   // The proxy's passthrough last: it takes the `/v1/...` paths no route before it serves.
   @Module({ imports: [core, gateway, ...operations, ProxyPassthroughModule] })

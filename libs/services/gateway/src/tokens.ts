@@ -1,5 +1,6 @@
 import type { EgressPolicy } from '@wayfinder/config';
 import type { HealthCheck } from '@wayfinder/health';
+import { DEFAULT_HISTORY_RETENTION_MAX_MS } from '@wayfinder/history';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '@wayfinder/tenancy';
 
 /** Injection tokens of the gateway: who holds keys, where corrections are kept, how long a long-poll waits. */
@@ -48,6 +49,8 @@ export interface GatewayOptions {
   readonly proxyMaxResponseBytes: number;
   /** The operator's ceilings on a tenant's ingest limit (WAYFINDER_INGEST_MAX_EVENTS_PER_SECOND / _BURST): a tenant's policy cannot ask more. */
   readonly ingestCeiling: IngestLimits;
+  /** The operator's bound on a tenant's history retention (WAYFINDER_HISTORY_RETENTION_MAX_MS): a policy's `historyRetentionMs` asking more is refused. */
+  readonly historyRetentionMaxMs: number;
   /** Open correction streams (SSE and waiting long-polls) per tenant, and in all (WAYFINDER_MAX_STREAMS_PER_TENANT / WAYFINDER_MAX_STREAMS); past them → 429. */
   readonly maxStreamsPerTenant: number;
   readonly maxStreams: number;
@@ -67,4 +70,4 @@ export function gatewayEgress(options: GatewayOptions): EgressPolicy {
   return own.length > 0 ? { ...egress, allow: [...egress.allow, ...own] } : egress;
 }
 
-export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = { pollMs: 500, keepAliveMs: 15_000, maxBodyBytes: 16 * 1024 * 1024, anthropicUpstream: 'https://api.anthropic.com', proxyTimeoutMs: 120_000, proxyMaxResponseBytes: 32 * 1024 * 1024, ingestCeiling: DEFAULT_INGEST_LIMITS, maxStreamsPerTenant: 200, maxStreams: 2_000 };
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = { pollMs: 500, keepAliveMs: 15_000, maxBodyBytes: 16 * 1024 * 1024, anthropicUpstream: 'https://api.anthropic.com', proxyTimeoutMs: 120_000, proxyMaxResponseBytes: 32 * 1024 * 1024, ingestCeiling: DEFAULT_INGEST_LIMITS, historyRetentionMaxMs: DEFAULT_HISTORY_RETENTION_MAX_MS, maxStreamsPerTenant: 200, maxStreams: 2_000 };

@@ -2,8 +2,9 @@
  * The fleet page of one tenant: counts by state, the agents needing a person, deviations and corrections
  * per minute by detector, self-heal per rung, and the agents table with search, filters (tenant, state,
  * detector), sort and cursor pages. Rendered whole on the server (the filter form works without script);
- * the page's script (fleet.js) then re-reads `/v1/agents` and `/v1/fleet` — the query API a script of
- * one's own would read — every 3 s and redraws in place.
+ * the page's script (fleet.js) then follows `/v1/fleet/events` (SSE) and, as the fleet changes, re-reads
+ * `/v1/agents` and `/v1/fleet` — the query API a script of one's own would read — and redraws in place,
+ * drawing each fleet sample into the "agents by state over time" chart.
  */
 import { DETECTORS } from '@wayfinder/contracts';
 import { AGENT_SORTS, AGENT_STATES, type AgentPage, type AgentSummary, type DetectorRates, type FleetView } from '@wayfinder/history';
@@ -81,8 +82,9 @@ export function fleetPage(input: FleetPageInput, viewer: Viewer): string {
 <button type="submit" class="primary">Apply</button></form>`;
   const shown = agents.agents.map((a) => agentRow(a, viewer.local, nowMs)).join('');
   const body = `<h1>Fleet of ${esc(tenantId)}</h1>
-<p class="muted" id="fleet-summary">${fleet.agents} agents, ${fleet.openEscalations} frozen waiting for a person. <span class="small">Live: updates every 3 s.</span></p>
-<section aria-labelledby="by-state" class="panel"><h2 id="by-state">Agents by state</h2><ul class="counts">${counts}</ul></section>
+<p class="muted" id="fleet-summary">${fleet.agents} agents, ${fleet.openEscalations} frozen waiting for a person. <span class="small" id="live-status">Live.</span></p>
+<section aria-labelledby="by-state" class="panel"><h2 id="by-state">Agents by state</h2><ul class="counts">${counts}</ul>
+<figure class="states-over-time"><figcaption class="small muted">Agents by state over time (since this page opened, a point every 2 s)</figcaption><svg class="states" id="state-chart" role="img" aria-label="agents by state over time" viewBox="0 0 600 120" preserveAspectRatio="none"></svg><ul class="legend">${AGENT_STATES.map((s) => `<li class="state-${s}">— ${s}</li>`).join('')}</ul></figure></section>
 <div class="grid">
 <section aria-labelledby="attention-h" class="panel"><h2 id="attention-h">Needs a person</h2><ul class="attention" id="attention">${attentionList(input.attention, viewer.local, nowMs)}</ul></section>
 <section aria-labelledby="heal-h" class="panel"><h2 id="heal-h">Self-heal per rung</h2><table><thead><tr><th scope="col">rung</th><th scope="col" class="num">healed/resolved</th><th scope="col" class="num">rate</th></tr></thead><tbody>${heal || '<tr><td colspan="3" class="muted">No correction resolved yet.</td></tr>'}</tbody></table></section>
@@ -91,5 +93,5 @@ export function fleetPage(input: FleetPageInput, viewer: Viewer): string {
 <section aria-labelledby="agents-h" class="panel"><h2 id="agents-h">Agents</h2>${form}
 <div class="scroll"><table class="agents"><caption>Agents of ${esc(tenantId)}</caption><thead><tr><th scope="col">agent</th><th scope="col">task</th><th scope="col">state</th><th scope="col" class="wide">detectors</th><th scope="col" class="num">deviations</th><th scope="col" class="num">corrections</th><th scope="col">last seen</th></tr></thead><tbody aria-live="polite">${shown || '<tr><td colspan="7" class="muted">No agent matches.</td></tr>'}</tbody></table></div>
 <div class="pager"><span id="page-info" class="muted small">${agents.total === 0 ? 'none' : `1–${agents.agents.length} of ${agents.total}`}</span><button type="button" class="act" data-page="first" disabled>First page</button><button type="button" class="act" data-page="next"${agents.nextCursor ? '' : ' disabled'}>Next page</button></div></section>`;
-  return page(`Fleet of ${tenantId}`, body, viewer, 'fleet', { name: 'fleet', data: { query: q(tenantId, viewer.local), local: viewer.local, tenantId, filters: { ...filters }, limit: FLEET_PAGE_SIZE } });
+  return page(`Fleet of ${tenantId}`, body, viewer, 'fleet', { name: 'fleet', data: { query: q(tenantId, viewer.local), local: viewer.local, tenantId, filters: { ...filters }, limit: FLEET_PAGE_SIZE, states: { ...fleet.states } } });
 }

@@ -22,6 +22,8 @@ export interface PageData {
   /** Fleet: the query the agents table shows (search, filters, sort) and its page size. */
   filters?: Record<string, string>;
   limit?: number;
+  /** Fleet: the counts by state when the page was rendered (the first point of the state chart). */
+  states?: Record<string, number>;
   /** Agent: its id, for the resume button. */
   agentId?: string;
 }
@@ -90,7 +92,7 @@ export interface Viewer {
   readonly csrfToken?: string;
 }
 
-export type NavPage = 'fleet' | 'escalations' | 'policy' | 'none';
+export type NavPage = 'fleet' | 'escalations' | 'policy' | 'keys' | 'none';
 
 export function page(title: string, body: string, viewer: Viewer | undefined, current: NavPage, script?: { name: DashboardScript; data: PageData }): string {
   const data = script ? { ...script.data, ...(viewer?.csrfToken !== undefined && { csrfToken: viewer.csrfToken }) } : undefined;
@@ -98,7 +100,7 @@ export function page(title: string, body: string, viewer: Viewer | undefined, cu
   const link = (path: string, label: string, name: NavPage, tenantQuery = true) =>
     `<a href="${path}${tenantQuery && viewer ? q(viewer.tenantId, viewer.local) : ''}"${current === name ? ' aria-current="page"' : ''}>${label}</a>`;
   const nav = viewer
-    ? `<nav aria-label="Dashboard">${link('/', 'Fleet', 'fleet')}${link('/escalations', 'Escalations', 'escalations', false)}${link('/policy', 'Policy', 'policy')}</nav>
+    ? `<nav aria-label="Dashboard">${link('/', 'Fleet', 'fleet')}${link('/escalations', 'Escalations', 'escalations', false)}${link('/policy', 'Policy', 'policy')}${viewer.operator ? link('/keys', 'Keys', 'keys') : ''}</nav>
 <span class="who">${viewer.local ? 'local mode' : `tenant ${esc(viewer.tenantId)}${viewer.operator ? '' : ' (viewer)'}`}</span>${viewer.csrfToken !== undefined ? '<button type="button" data-logout>Log out</button>' : ''}`
     : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)} · Wayfinder</title><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><link rel="stylesheet" href="${DASHBOARD_ASSETS_PATH}/wayfinder.css"></head>

@@ -35,6 +35,22 @@ export function escalationsPage(escalations: readonly TenantEscalation[], viewer
   );
 }
 
+/**
+ * The tenant's API keys (operators only; a viewer gets the reason instead): the list, a form creating
+ * one (the new key shown once) and a Revoke button per active key, all through `/v1/keys` (keys.js).
+ */
+export function keysPage(viewer: Viewer): string {
+  const title = `API keys of ${viewer.tenantId}`;
+  if (!viewer.operator) return page(title, `<h1>${esc(title)}</h1><section class="panel"><p role="alert">Keys are managed with an operator key; this session has the viewer role.</p></section>`, viewer, 'keys');
+  const localNote = viewer.local ? '<p class="muted small">Local mode: the first key created ends local mode; the dashboard then asks for a key (copy it before leaving this page).</p>' : '';
+  const body = `<h1>${esc(title)}</h1>
+<section class="panel" aria-labelledby="create-h"><h2 id="create-h">Create a key</h2>${localNote}
+<form id="create-key" class="filters"><label>Role<select name="role"><option value="operator">operator (acts)</option><option value="viewer">viewer (reads)</option></select></label><button type="submit" class="primary">Create key</button></form>
+<div id="key-result" role="status" aria-live="polite"></div></section>
+<section class="panel" aria-labelledby="keys-h"><h2 id="keys-h">Keys</h2><div class="scroll"><table class="keys"><caption>Stored keys of ${esc(viewer.tenantId)} (keys from WAYFINDER_API_KEYS are not listed)</caption><thead><tr><th scope="col">key id</th><th scope="col">role</th><th scope="col">created</th><th scope="col">status</th><th scope="col">action</th></tr></thead><tbody><tr><td colspan="5" class="muted">Loading…</td></tr></tbody></table></div></section>`;
+  return page(title, body, viewer, 'keys', { name: 'keys', data: { query: q(viewer.tenantId, viewer.local), local: viewer.local, tenantId: viewer.tenantId } });
+}
+
 export function loginPage(error?: string): string {
   return page('Log in', `<h1>Log in to Wayfinder</h1><section class="panel">${error ? `<p role="alert">${esc(error)}</p>` : ''}<form method="post" action="/login" class="filters"><label for="key">API key<input id="key" name="key" type="password" autocomplete="current-password" required></label> <button type="submit" class="primary">Log in</button></form></section>`, undefined, 'none');
 }

@@ -6,6 +6,7 @@
  */
 import { redactPolicySecrets, type PolicySettings, type ProfileName, type TenantPolicy } from '@wayfinder/contracts';
 import { PROFILES, resolvePolicy } from '@wayfinder/detection';
+import { DEFAULT_HISTORY_RETENTION, retentionOfTenant, type HistoryRetention } from '@wayfinder/history';
 import { esc, page, q, time, type Viewer } from './dashboard-layout';
 
 type Leaf = string | number | boolean | null | readonly unknown[];
@@ -29,7 +30,28 @@ function input(path: string, value: Leaf, operator: boolean): string {
   return `<code>${esc(JSON.stringify(value))}</code>`;
 }
 
-export function policyPage(tenantId: string, document: TenantPolicy | undefined, defaultProfile: ProfileName, viewer: Viewer): string {
+/** Days, hours or minutes, as a person reads a retention. */
+function duration(ms: number): string {
+  const units: Array<[number, string]> = [[86_400_000, 'day'], [3_600_000, 'hour'], [60_000, 'minute']];
+  const [size, name] = units.find(([u]) => ms >= u && ms % u === 0) ?? [1_000, 'second'];
+  const n = Math.round(ms / size);
+  return `${n} ${name}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The tenant's settings outside the detectors' overlay (the document's top level): its history retention,
+ * with the operator's default and maximum beside it. Its input carries `data-root`: policy.js puts it at
+ * the patch's top level, not under `policy`.
+ */
+function operationsSection(document: TenantPolicy | undefined, retention: HistoryRetention, operator: boolean): string {
+  const asked = document?.historyRetentionMs;
+  const effective = retentionOfTenant(retention, asked);
+  const field = `<input id="p-historyRetentionMs" name="historyRetentionMs" data-kind="number" data-root data-original="${effective}" value="${effective}" inputmode="numeric" size="12"${operator ? '' : ' disabled'}>`;
+  return `<details${asked !== undefined ? ' open' : ''} data-section="operations"><summary><strong>operations</strong> <span class="muted small">history retention</span></summary><div class="scroll"><table><thead><tr><th scope="col">setting</th><th scope="col">effective</th><th scope="col">default</th><th scope="col"><span class="muted">differs?</span></th></tr></thead><tbody>
+<tr${asked !== undefined ? ' class="differs"' : ''}><th scope="row"><label for="p-historyRetentionMs"><code>historyRetentionMs</code></label></th><td>${field} <span class="muted small">${duration(effective)}</span></td><td><code>${retention.defaultMs}</code> <span class="muted small">${duration(retention.defaultMs)}; at most ${duration(retention.maxMs)} (the operator's WAYFINDER_HISTORY_RETENTION_MAX_MS)</span></td><td>${asked !== undefined && asked !== retention.defaultMs ? '<strong>differs</strong>' : ''}</td></tr></tbody></table></div></details>`;
+}
+
+export function policyPage(tenantId: string, document: TenantPolicy | undefined, defaultProfile: ProfileName, viewer: Viewer, retention: HistoryRetention = DEFAULT_HISTORY_RETENTION): string {
   const effective: PolicySettings = resolvePolicy(document?.policy, { profile: defaultProfile });
   const profile = effective.profile ?? defaultProfile;
   const base = new Map(policyLeaves({ ...PROFILES[profile], profile }));
@@ -55,7 +77,7 @@ export function policyPage(tenantId: string, document: TenantPolicy | undefined,
 <section class="panel" aria-labelledby="differs-h"><h2 id="differs-h">What differs from the ${esc(profile)} profile</h2>${diffRows ? `<div class="scroll"><table><thead><tr><th scope="col">setting</th><th scope="col">this tenant</th><th scope="col">profile</th></tr></thead><tbody>${diffRows}</tbody></table></div>` : '<p class="muted">Nothing: the profile applies as it is.</p>'}</section>
 <section class="panel" aria-labelledby="editor-h"><h2 id="editor-h">Settings</h2>
 <form id="policy-form" aria-label="Policy editor"><p class="muted small">Effective values: the tenant's policy over the ${esc(profile)} profile. Only the settings you change are sent (a merge patch); the gateway checks them before they apply.</p>
-${sections}<p id="policy-result" role="alert" aria-live="assertive"></p>
+${sections}${operationsSection(document, retention, viewer.operator)}<p id="policy-result" role="alert" aria-live="assertive"></p>
 ${viewer.operator ? '<p><button type="submit" class="primary">Save changes</button></p>' : '<p class="muted">A viewer key reads the policy; an operator changes it.</p>'}</form></section>
 ${rest ? `<section class="panel"><details><summary>The published document (secrets redacted)</summary><pre aria-label="Policy document">${esc(JSON.stringify(rest, null, 2))}</pre></details></section>` : ''}`;
   return page(`Policy of ${tenantId}`, body, viewer, 'policy', { name: 'policy', data: { query: q(tenantId, viewer.local) } });

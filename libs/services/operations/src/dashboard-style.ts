@@ -44,6 +44,9 @@ button:disabled{opacity:.5;cursor:default}
 button{white-space:nowrap}td time{white-space:nowrap}
 .pager{display:flex;gap:.5rem;align-items:center;justify-content:flex-end;margin-top:.5rem;flex-wrap:wrap}
 ul.attention{list-style:none;margin:0;padding:0}ul.attention li{padding:.35rem 0;border-bottom:1px solid var(--line)}
+svg.states{display:block;width:100%;height:auto;max-height:10rem}svg.states polyline{fill:none;stroke-width:2;stroke:currentColor}
+ul.legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:.25rem 0 0;padding:0;font-size:.85em}
+output.new-key{display:block;font-family:ui-monospace,monospace;word-break:break-all;background:#ecfdf3;border:1px solid #abefc6;border-radius:6px;padding:.5rem;margin:.5rem 0}
 svg.rate{display:block}svg.rate .d{fill:var(--dev)}svg.rate .c{fill:var(--cor)}
 .legend-d{color:var(--dev)}.legend-c{color:var(--cor)}
 ol.milestones{display:flex;flex-wrap:wrap;gap:.4rem;list-style:none;margin:0;padding:0}

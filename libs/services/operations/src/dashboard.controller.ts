@@ -1,22 +1,22 @@
 /**
  * The dashboard (DESIGN §13) at `/`: a tenant's fleet (live), an agent's page, escalations with a
- * resume action, the tenant's policy with its editor, logout, and the login form that turns a key into an HttpOnly session cookie
+ * resume action, the tenant's policy with its editor, its API keys (operators), logout, and the login form that turns a key into an HttpOnly session cookie
  * (when the gateway passes a key verifier; with no keys configured nobody logs in). Every page goes out
  * with DASHBOARD_HEADERS (Content-Security-Policy, nosniff, no referrer); the pages' scripts are served
  * from `/dashboard/assets/<name>.js`.
  */
 import { Body, Controller, Get, HttpCode, Inject, Optional, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { HistoryStore } from '@wayfinder/history';
+import type { HistoryRetention, HistoryStore } from '@wayfinder/history';
 import type { PolicyBook } from '@wayfinder/service-core';
 import { agentsQueryOf } from './agents-query-params';
 import { DASHBOARD_ASSETS } from './dashboard-assets';
-import { agentPage, DASHBOARD_HEADERS, escalationsPage, FLEET_PAGE_SIZE, fleetPage, loginPage, policyPage, type Viewer } from './dashboard-pages';
+import { agentPage, DASHBOARD_HEADERS, escalationsPage, FLEET_PAGE_SIZE, fleetPage, keysPage, loginPage, policyPage, type Viewer } from './dashboard-pages';
 import { agentTimeline, fleetView, listEscalations, pageOfAgents, readableTenants, tenantWithAgents } from './history-queries';
 import { httpError } from './http-errors';
 import { SESSION_COOKIE, type SessionBook } from './session-book';
 import { SessionCsrfExempt } from './session-csrf';
 import { tenantOfRequest, TENANT_CONTEXT_PROPERTY, type RequestWithTenant, type TenantContext } from './tenant-context';
-import { HISTORY_STORE, OPERATIONS_POLICIES, OPERATIONS_SECURE_COOKIE, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
+import { HISTORY_STORE, OPERATIONS_POLICIES, OPERATIONS_RETENTION, OPERATIONS_SECURE_COOKIE, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
 
 /**
  * Checks a key typed into the login form, for the client at `address` (the gateway counts failures per
@@ -37,6 +37,7 @@ export class DashboardController {
     @Inject(HISTORY_STORE) private readonly store: HistoryStore,
     @Inject(OPERATIONS_POLICIES) private readonly policies: PolicyBook,
     @Inject(OPERATIONS_SESSIONS) private readonly sessions: SessionBook,
+    @Inject(OPERATIONS_RETENTION) private readonly retention: HistoryRetention,
     @Optional() @Inject(OPERATIONS_VERIFY_KEY) private readonly verifyKey?: VerifyKey,
     @Optional() @Inject(OPERATIONS_SECURE_COOKIE) private readonly secureCookie?: boolean,
   ) {}
@@ -116,7 +117,16 @@ export class DashboardController {
     const tenant = this.tenantOr(request, response);
     if (!tenant) return;
     const viewer = await this.viewerOf(tenant, request);
-    sendPage(response, policyPage(viewer.tenantId, this.policies.tenant(viewer.tenantId), this.policies.profile, viewer));
+    sendPage(response, policyPage(viewer.tenantId, this.policies.tenant(viewer.tenantId), this.policies.profile, viewer, this.retention));
+  }
+
+  /** The tenant's API keys: the page is a frame, keys.js reads and changes them through `/v1/keys`; a viewer gets a 403 page. */
+  @Get('keys')
+  async keys(@Req() request: RequestWithTenant, @Res() response: RedirectResponse): Promise<void> {
+    const tenant = this.tenantOr(request, response);
+    if (!tenant) return;
+    const viewer = await this.viewerOf(tenant, request);
+    sendPage(viewer.operator ? response : response.status(403), keysPage(viewer));
   }
 
   /**

@@ -81,9 +81,9 @@ export async function readableTenants(store: HistoryStore, tenant: TenantContext
   return tenant.local && named === undefined ? store.tenants() : [tenant.tenantId];
 }
 
-/** The fleet now, with deviations and corrections per minute by detector over the last 10 minutes. */
-export async function fleetView(store: HistoryStore, tenantId: string, nowMs = Date.now()): Promise<FleetView & { perMinute: DetectorRates }> {
-  const all = await facts(store, tenantId);
+/** The fleet now (optionally of one task), with deviations and corrections per minute by detector over the last 10 minutes. */
+export async function fleetView(store: HistoryStore, tenantId: string, nowMs = Date.now(), taskId?: string): Promise<FleetView & { perMinute: DetectorRates }> {
+  const all = await facts(store, tenantId, taskId);
   return { ...fleetViewOf(tenantId, all), perMinute: detectorRatesOf(all.map((f) => f.history), nowMs) };
 }
 

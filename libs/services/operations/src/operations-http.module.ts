@@ -5,13 +5,13 @@
  */
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Bus } from '@wayfinder/bus';
-import type { HistoryStore } from '@wayfinder/history';
+import { DEFAULT_HISTORY_RETENTION, type HistoryRetention, type HistoryStore } from '@wayfinder/history';
 import type { PolicyBook } from '@wayfinder/service-core';
 import { DashboardController, type VerifyKey } from './dashboard.controller';
 import { FalsePositiveShares } from './false-positive-shares';
 import { OperationsController } from './operations.controllers';
 import { SessionBook } from './session-book';
-import { HISTORY_STORE, OPERATIONS_BUS, OPERATIONS_POLICIES, OPERATIONS_SECURE_COOKIE, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
+import { HISTORY_STORE, OPERATIONS_BUS, OPERATIONS_POLICIES, OPERATIONS_RETENTION, OPERATIONS_SECURE_COOKIE, OPERATIONS_SESSIONS, OPERATIONS_VERIFY_KEY } from './tokens';
 
 export interface OperationsHttpDependencies {
   store: HistoryStore;
@@ -23,6 +23,8 @@ export interface OperationsHttpDependencies {
   sessions?: SessionBook;
   /** Checks a key typed into the login form (the gateway's key store); absent when no keys are configured. */
   verifyKey?: VerifyKey;
+  /** The operator's history retention bounds (the policy page shows a tenant's effective retention); default 7 days, at most 30. */
+  retention?: HistoryRetention;
   /** The session cookie gets `Secure` (the gateway is bound beyond loopback). */
   secureCookie?: boolean;
 }
@@ -38,6 +40,7 @@ export class OperationsHttpModule {
         { provide: OPERATIONS_SESSIONS, useValue: deps.sessions ?? new SessionBook() },
         ...(deps.verifyKey ? [{ provide: OPERATIONS_VERIFY_KEY, useValue: deps.verifyKey }] : []),
         { provide: OPERATIONS_SECURE_COOKIE, useValue: deps.secureCookie === true },
+        { provide: OPERATIONS_RETENTION, useValue: deps.retention ?? DEFAULT_HISTORY_RETENTION },
         { provide: HISTORY_STORE, useValue: deps.store },
         { provide: OPERATIONS_BUS, useValue: deps.bus },
         { provide: OPERATIONS_POLICIES, useValue: deps.policies },

@@ -21,7 +21,7 @@ import { DEFAULT_STEP_BOUNDS, embedderChoices, PROFILES, type StepBounds } from 
 import { HashingEmbedder } from '@wayfinder/embeddings';
 import { createEmbeddingCache } from '@wayfinder/onnx-embedders';
 import { kafkaCheck, redisCheck, startHealthServer, type HealthCheck, type HealthServer } from '@wayfinder/health';
-import { InMemoryHistoryStore, type HistoryStore } from '@wayfinder/history';
+import { DEFAULT_HISTORY_LIMITS, InMemoryHistoryStore, retentionOfTenant, type HistoryRetention, type HistoryStore } from '@wayfinder/history';
 import { RedisAgentStateStore, RedisDeliveryLog, RedisDetectorStateStore, RedisHeldSteps, RedisHistoryStore, RedisMapStore, RedisPendingDeliveries } from '@wayfinder/redis';
 import { CorrectionEngineModule, CorrectionHandler } from '@wayfinder/service-correction-engine';
 import type { CorrectionEngine } from '@wayfinder/correction';
@@ -272,11 +272,15 @@ async function start(
   const stateSettings: StateSettings = { idleTtlMs: config.stateIdleTtlMs, maxAgents: config.stateMaxAgents, holdMs: config.localizerHoldMs, groupIdOf: (service) => serviceGroupId(config, service as ServiceName) };
   const extraProviders: Provider[] = [{ provide: STATE_SETTINGS, useValue: stateSettings }, { provide: DETECTION_STEP_BOUNDS, useValue: stepBoundsOf(config) }];
   const checks: Record<string, HealthCheck> = {};
+  const policyBook = new PolicyBook(config.profile);
+  // Each tenant's history is kept for its policy's retention, within the operator's maximum.
+  const retention: HistoryRetention = { defaultMs: Math.min(DEFAULT_HISTORY_LIMITS.retentionMs, config.historyRetentionMaxMs), maxMs: config.historyRetentionMaxMs };
+  const retentionOf = (tenantId: string): number => retentionOfTenant(retention, policyBook.tenant(tenantId)?.historyRetentionMs);
   let history: HistoryStore;
   if (config.mode === 'embedded') {
     rawBus = options.bus ?? new InProcessBus();
     mapStore = new InMemoryMapStore();
-    history = new InMemoryHistoryStore();
+    history = new InMemoryHistoryStore({ retentionOf });
     extraProviders.push({ provide: DELIVERY_LOG, useValue: new InMemoryDeliveryLog() });
   } else {
     redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
@@ -293,7 +297,7 @@ async function start(
     const stores: AgentStateStores = (kind) => new RedisAgentStateStore(connection, kind, { namespace: config.topicPrefix });
     extraProviders.push({ provide: AGENT_STATE_STORES, useValue: stores });
     extraProviders.push({ provide: HELD_STEP_STORE, useValue: new RedisHeldSteps(connection, { namespace: config.topicPrefix }) });
-    history = new RedisHistoryStore(connection, { namespace: config.topicPrefix });
+    history = new RedisHistoryStore(connection, { namespace: config.topicPrefix, retentionOf });
     extraProviders.push({ provide: DELIVERY_LOG, useValue: new RedisDeliveryLog(connection, { namespace: config.topicPrefix }) });
     // Escalations waiting for their webhook survive a restart: another notifier, or this one restarted, takes them over.
     extraProviders.push({ provide: PENDING_DELIVERIES, useValue: new RedisPendingDeliveries(connection, { namespace: config.topicPrefix }) });
@@ -322,7 +326,6 @@ async function start(
   const fuse = (inner: Bus): Bus => (readers ? new CoLocatedBus(inner, readers) : inner);
   const bus = fuse(traced);
   const metrics = navigationMetrics();
-  const policyBook = new PolicyBook(config.profile);
 
   let health: HealthServer | undefined;
   if (config.mode === 'distributed' || config.httpPort > 0) {
@@ -400,6 +403,7 @@ async function start(
         proxyTimeoutMs: config.proxyTimeoutMs,
         proxyMaxResponseBytes: config.proxyMaxResponseBytes,
         ingestCeiling: { eventsPerSecond: config.ingestMaxEventsPerSecond, burst: config.ingestMaxBurst },
+        historyRetentionMaxMs: config.historyRetentionMaxMs,
         maxStreamsPerTenant: config.maxStreamsPerTenant,
         maxStreams: config.maxStreams,
         ...(config.proxyUpstream && { proxyUpstream: config.proxyUpstream }),
@@ -409,7 +413,7 @@ async function start(
         egress,
       },
       // The operators' surface (query API, dashboard) on the gateway's server, over the history store.
-      operations: { store: history },
+      operations: { store: history, retention },
       // /health/ready on the gateway's port runs the health server's checks (the same object, read per request).
       health: { checks },
     });

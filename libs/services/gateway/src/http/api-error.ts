@@ -39,7 +39,7 @@ export function zodProblem(error: z.ZodError): { error: string; field: string } 
 }
 
 /** The first segments under `/v1` that are Wayfinder's own API; every other `/v1/...` path is the LLM proxy's. */
-export const WAYFINDER_ROOTS: ReadonlySet<string> = new Set(['steps', 'tasks', 'agents', 'policy', 'traces', 'hooks', 'fleet', 'escalations', 'tenants', 'deviations', 'openapi.json', 'mcp']);
+export const WAYFINDER_ROOTS: ReadonlySet<string> = new Set(['steps', 'tasks', 'agents', 'policy', 'traces', 'hooks', 'fleet', 'escalations', 'tenants', 'deviations', 'openapi.json', 'mcp', 'keys']);
 
 /**
  * Whose error shape a path's errors take: Anthropic's for `/v1/messages` (and below it), OpenAI's for

@@ -116,6 +116,7 @@ function buildDocument(): Json {
       { name: 'policy', description: "the tenant's wayfinder.policy.v1" },
       { name: 'doors', description: 'the LLM proxy, the MCP door and agent hooks' },
       { name: 'query', description: "the operators' read API" },
+      { name: 'keys', description: "a tenant's API keys, for its operators" },
       { name: 'dashboard', description: 'server-rendered pages' },
       { name: 'meta', description: 'health and this description' },
     ],
@@ -356,6 +357,29 @@ function buildDocument(): Json {
       '/v1/fleet': {
         get: { tags: ['query'], summary: "The tenant's fleet now: agents by state", operationId: 'fleet', parameters: [tenantQuery], responses: { '200': json(AnyObject, 'the fleet view'), ...errors('401', '403') } },
       },
+      '/v1/fleet/events': {
+        get: {
+          tags: ['query'],
+          summary: "The tenant's fleet as Server-Sent Events: `record` (deviations, corrections, escalations, resumes, false-positive marks; `id` = ts in ms) and `fleet` samples (agents by state) every 2 s",
+          operationId: 'fleetEvents',
+          parameters: [query('task', 'only this task'), query('since', 'replay records from this time (epoch ms or ISO 8601; default now)'), header('Last-Event-ID', 'resume after this event id (takes precedence over since)'), tenantQuery],
+          responses: { '200': { description: 'the event stream, held open', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors('400', '401', '403', '404', '429') },
+        },
+      },
+      '/v1/keys': {
+        get: { tags: ['keys'], summary: "The tenant's stored API keys, active and revoked (operator keys only)", operationId: 'listKeys', parameters: [tenantQuery], responses: { '200': json({ type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: ref('KeyView') } } }, 'the keys, without their hashes'), ...errors('401', '403') } },
+        post: {
+          tags: ['keys'],
+          summary: 'Create an API key of the tenant (operator keys only); the key is shown once, in this answer',
+          operationId: 'createKey',
+          parameters: [tenantQuery],
+          requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties: { role: { enum: ['operator', 'viewer'] } } } } } },
+          responses: { '201': json({ allOf: [ref('KeyView'), { type: 'object', required: ['key'], properties: { key: { type: 'string' } } }] }, 'the new key'), ...errors('400', '401', '403') },
+        },
+      },
+      '/v1/keys/{keyId}': {
+        delete: { tags: ['keys'], summary: "Revoke one of the tenant's keys at once (operator keys only)", operationId: 'revokeKey', parameters: [pathParam('keyId', 'the key id GET /v1/keys lists'), tenantQuery], responses: { '200': json({ type: 'object', properties: { revoked: { const: true }, keyId: { type: 'string' } } }, 'revoked'), ...errors('400', '401', '403', '404') } },
+      },
       '/v1/tenants': {
         get: { tags: ['query'], summary: 'The tenants this key reads', operationId: 'listTenants', parameters: [tenantQuery], responses: { '200': json({ type: 'object', required: ['tenants'], properties: { tenants: { type: 'array', items: { type: 'string' } } } }, "the key's tenant; every tenant with history for the local operator"), ...errors('401', '403') } },
       },
@@ -387,13 +411,14 @@ function buildDocument(): Json {
       '/agents/{agentId}': dashboard("An agent's page", 'dashboardAgent', [agentId, tenantQuery]),
       '/escalations': dashboard('Escalations page', 'dashboardEscalations', [tenantQuery]),
       '/policy': dashboard('Policy page', 'dashboardPolicy', [tenantQuery]),
+      '/keys': dashboard("The tenant's API keys page (operators)", 'dashboardKeys', [tenantQuery]),
       '/dashboard/assets/{name}': {
         get: {
           tags: ['dashboard'],
           summary: "A dashboard page's script or the stylesheet (the pages run no inline script or style under their Content-Security-Policy)",
           operationId: 'dashboardAsset',
           security: [],
-          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: ['fleet.js', 'agent.js', 'escalations.js', 'policy.js', 'wayfinder.css'] } }],
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: ['fleet.js', 'agent.js', 'escalations.js', 'policy.js', 'keys.js', 'wayfinder.css'] } }],
           responses: { '200': { description: 'the script or stylesheet', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } }, ...errors('404') },
         },
       },
@@ -425,6 +450,7 @@ function buildDocument(): Json {
         wayfinderKey: { type: 'apiKey', in: 'header', name: 'X-Wayfinder-Key', description: "The LLM proxy's tenant key (`Authorization` belongs to the upstream)" },
       },
       schemas: {
+        KeyView: { type: 'object', required: ['keyId', 'tenantId', 'role', 'createdAt', 'revokedAt'], properties: { keyId: { type: 'string' }, tenantId: { type: 'string' }, role: { enum: ['operator', 'viewer'] }, createdAt: { type: 'string', format: 'date-time' }, revokedAt: { type: ['string', 'null'], format: 'date-time' } } },
         StepEventInput: contract('StepEventInput', envelopeOptional(StepEvent)),
         TaskInput: contract('TaskInput', envelopeOptional(TaskSpec)),
         CognitiveMap: contract('CognitiveMap', CognitiveMap),

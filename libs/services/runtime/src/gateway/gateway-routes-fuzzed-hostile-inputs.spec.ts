@@ -60,6 +60,8 @@ const routes: Array<[string, Route]> = [
   ['GET corrections', { method: 'GET', path: fc.tuple(segment, query).map(([a, q]) => `/v1/agents/${a}/corrections${q}`), template: undefined }],
   ['POST ack', { method: 'POST', path: fc.tuple(segment, segment).map(([a, c]) => `/v1/agents/${a}/corrections/${c}/ack`), template: { outcome: 'applied' } }],
   ['POST resume', { method: 'POST', path: segment.map((a) => `/v1/agents/${a}/resume`), template: {} }],
+  // Not POST /v1/keys: a key created ends local mode, which the checks after each run rely on.
+  ['DELETE key', { method: 'DELETE', path: segment.map((k) => `/v1/keys/${k}`), template: undefined }],
   ['POST anchors', { method: 'POST', path: fc.tuple(segment, segment).map(([a, n]) => `/v1/agents/${a}/anchors/${n}`), template: { decision: 'approve' } }],
 ];
 

@@ -1,6 +1,6 @@
 /**
- * Caps on the correction streams a gateway holds open: SSE streams and waiting long-polls of
- * `GET /v1/agents/:id/corrections`, per tenant (GatewayOptions.maxStreamsPerTenant) and in all
+ * Caps on the streams a gateway holds open: SSE streams and waiting long-polls of
+ * `GET /v1/agents/:id/corrections`, and the fleet streams of `GET /v1/fleet/events`, per tenant (GatewayOptions.maxStreamsPerTenant) and in all
  * (maxStreams), so one tenant cannot exhaust the process's file descriptors and memory for every other.
  * Past a cap → 429 with Retry-After; a slot is given back once, when its connection closes.
  */
@@ -22,10 +22,10 @@ export class StreamSlots {
   acquire(tenantId: string): () => void {
     const held = this.byTenant.get(tenantId) ?? 0;
     if (held >= this.options.maxStreamsPerTenant) {
-      throw new ApiError(429, { error: `tenant ${tenantId} has ${held} correction streams open, its cap: close one or retry later` }, STREAM_RETRY_AFTER_SECONDS);
+      throw new ApiError(429, { error: `tenant ${tenantId} has ${held} streams open, its cap: close one or retry later` }, STREAM_RETRY_AFTER_SECONDS);
     }
     if (this.total >= this.options.maxStreams) {
-      throw new ApiError(429, { error: `the gateway holds its cap of ${this.options.maxStreams} correction streams: retry later` }, STREAM_RETRY_AFTER_SECONDS);
+      throw new ApiError(429, { error: `the gateway holds its cap of ${this.options.maxStreams} open streams: retry later` }, STREAM_RETRY_AFTER_SECONDS);
     }
     this.byTenant.set(tenantId, held + 1);
     this.total += 1;

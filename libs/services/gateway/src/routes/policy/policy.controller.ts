@@ -32,7 +32,7 @@ export class PolicyController {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(POLICY_BOOK) private readonly book: PolicyBook,
     private readonly limiter: IngestLimiter,
-    @Inject(GATEWAY_OPTIONS) options: GatewayOptions,
+    @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
   ) {
     this.egress = gatewayEgress(options);
   }
@@ -137,6 +137,9 @@ export class PolicyController {
     const ingest = doc.ingest;
     if (ingest?.eventsPerSecond !== undefined && ingest.eventsPerSecond > ceiling.eventsPerSecond) throw badRequest(`ingest.eventsPerSecond: ${ingest.eventsPerSecond} is over the operator's ceiling of ${ceiling.eventsPerSecond}`, 'ingest.eventsPerSecond');
     if (ingest?.burst !== undefined && ingest.burst > ceiling.burst) throw badRequest(`ingest.burst: ${ingest.burst} is over the operator's ceiling of ${ceiling.burst}`, 'ingest.burst');
+    // So is the history's retention (memory in embedded mode, Redis otherwise).
+    const retentionMax = this.options.historyRetentionMaxMs;
+    if (doc.historyRetentionMs !== undefined && doc.historyRetentionMs > retentionMax) throw badRequest(`historyRetentionMs: ${doc.historyRetentionMs} is over the operator's maximum of ${retentionMax} (WAYFINDER_HISTORY_RETENTION_MAX_MS)`, 'historyRetentionMs');
     // Egress is the operator's: a tenant's upstream and webhook must be in its allow-list (not loopback,
     // not an internal service); the resolved address is checked again at connect time.
     for (const [field, url] of [
