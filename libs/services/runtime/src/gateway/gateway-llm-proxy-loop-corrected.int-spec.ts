@@ -11,13 +11,10 @@
  */
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { KafkaBus, createTopics } from '@wayfinder/bus';
-import { loadConfig } from '@wayfinder/config';
 import type { StepEvent } from '@wayfinder/contracts';
-import { deleteTestTopics, requireKafka, uniqueTestName, until } from '@wayfinder/testing';
-import { startServices, type RunningServices } from '../runtime';
+import { until } from '@wayfinder/testing';
 import { startFakeLlmUpstream, type FakeLlmUpstream } from './fake-llm-upstream.testing';
-import { call, REPORT_TASK } from './gateway.testing';
+import { call, REPORT_TASK, startGatewayOnKafka, type GatewayOnKafka } from './gateway.testing';
 
 const A = 'acme-proxy-dist-key';
 const B = 'globex-proxy-dist-key';
@@ -33,13 +30,10 @@ const MODEL_LATENCY_MS = 400;
 const TOOLS: ChatCompletionTool[] = [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
 
 describe('the LLM proxy in distributed mode', () => {
-  const prefix = `${uniqueTestName('proxy-gw')}.`;
-  let brokers: string[];
-  let running: RunningServices;
-  let observer: KafkaBus;
+  let kafka: GatewayOnKafka;
   let upstream: FakeLlmUpstream;
   let base: string;
-  const steps: StepEvent[] = [];
+  let steps: StepEvent[];
 
   const client = (key: string, agent: string) =>
     new OpenAI({ apiKey: UPSTREAM_KEY, baseURL: `${base}/v1`, maxRetries: 0, timeout: 20_000, defaultHeaders: { 'X-Wayfinder-Key': key, 'X-Wayfinder-Agent': agent, 'X-Wayfinder-Task': 'report' } });
@@ -71,31 +65,15 @@ describe('the LLM proxy in distributed mode', () => {
   const hinted = (i: number) => upstream.requests[i].body.messages[1]?.role === 'system';
 
   beforeAll(async () => {
-    brokers = await requireKafka();
     upstream = await startFakeLlmUpstream();
-    await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 2 });
-    observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'observer' });
-    observer.subscribe('wayfinder.steps.v1', async (batch) => void steps.push(...batch.map((d) => d.payload as StepEvent)), { groupId: `${prefix}observer` });
-    await observer.start();
-    const config = loadConfig({
-      WAYFINDER_MODE: 'distributed',
-      WAYFINDER_KAFKA_BROKERS: brokers.join(','),
-      WAYFINDER_TOPIC_PREFIX: prefix,
-      WAYFINDER_GROUP_PREFIX: `${prefix}wf`,
-      WAYFINDER_API_KEYS: `acme:${A},globex:${B}`,
-      WAYFINDER_GATEWAY_PORT: '0',
-      WAYFINDER_PROXY_UPSTREAM: upstream.url,
-    });
-    running = await startServices(config, { logger: false });
-    base = running.gateway!.url; // eslint-disable-line @typescript-eslint/no-non-null-assertion
+    kafka = await startGatewayOnKafka('proxy-gw', { WAYFINDER_API_KEYS: `acme:${A},globex:${B}`, WAYFINDER_PROXY_UPSTREAM: upstream.url });
+    ({ base, steps } = kafka);
     for (const key of [A, B]) expect((await call(base, 'POST', '/v1/tasks', { key, body: REPORT_TASK })).status).toBe(201);
   }, 120_000);
 
   afterAll(async () => {
-    await running?.stop();
-    await observer?.stop();
+    await kafka?.stop();
     await upstream?.close();
-    if (brokers) await deleteTestTopics(brokers, prefix);
   });
 
   it('puts the hint after the system prompt once, refuses the frozen agent, and lets it through after a resume', async () => {

@@ -6,41 +6,29 @@
  */
 import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { loadConfig } from '@wayfinder/config';
 import type { StepEvent } from '@wayfinder/contracts';
 import { recordAgentRun } from '@wayfinder/otlp/testing';
-import { deleteTestTopics, requireKafka, uniqueTestName, until } from '@wayfinder/testing';
-import { startServices, type RunningServices } from '../runtime';
-import { call, eventually } from './gateway.testing';
+import { until } from '@wayfinder/testing';
+import { call, eventually, startGatewayOnKafka, type GatewayOnKafka } from './gateway.testing';
 
 const A = 'acme-otlp-dist-key';
 const B = 'globex-otlp-dist-key';
 
 describe('POST /v1/traces in distributed mode', () => {
-  const prefix = `${uniqueTestName('otlp-gw')}.`;
-  let brokers: string[];
-  let running: RunningServices;
-  let observer: KafkaBus;
+  let kafka: GatewayOnKafka;
   let base: string;
-  const steps: StepEvent[] = [];
+  let steps: StepEvent[];
 
   beforeAll(async () => {
-    brokers = await requireKafka();
-    await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 2 });
-    observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'observer' });
-    observer.subscribe('wayfinder.steps.v1', async (batch) => void steps.push(...batch.map((d) => d.payload as StepEvent)), { groupId: `${prefix}observer` });
-    await observer.start();
-    const config = loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_GROUP_PREFIX: `${prefix}wf`, WAYFINDER_API_KEYS: `acme:${A},globex:${B}`, WAYFINDER_GATEWAY_PORT: '0' });
-    expect(config.services).toContain('otlp-normalizer');
-    running = await startServices(config, { logger: false });
-    base = running.gateway!.url; // eslint-disable-line @typescript-eslint/no-non-null-assertion
+    // Distributed mode runs the OTLP normalizer: the spans posted here become steps on Kafka.
+    expect(loadConfig({ WAYFINDER_MODE: 'distributed' }).services).toContain('otlp-normalizer');
+    kafka = await startGatewayOnKafka('otlp-gw', { WAYFINDER_API_KEYS: `acme:${A},globex:${B}` });
+    ({ base, steps } = kafka);
   }, 120_000);
 
   afterAll(async () => {
-    await running?.stop();
-    await observer?.stop();
-    if (brokers) await deleteTestTopics(brokers, prefix);
+    await kafka?.stop();
   });
 
   it('corrects the agent and publishes each of its steps once', async () => {

@@ -5,7 +5,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KafkaBus, createTopics } from '@wayfinder/bus';
 import { loadConfig, type WayfinderConfig } from '@wayfinder/config';
+import type { StepEvent } from '@wayfinder/contracts';
+import { deleteTestTopics, requireKafka, uniqueTestName } from '@wayfinder/testing';
 import { startServices, type RunningServices, type StartOptions } from '../runtime';
 
 export async function startWithGateway(env: Record<string, string> = {}, options: StartOptions = {}, overrides: Partial<WayfinderConfig> = {}): Promise<RunningServices> {
@@ -135,3 +138,49 @@ export function batchWithInvalid(agentPrefix: string): { events: Array<Record<st
 }
 
 export const REPORT_TASK = { taskId: 'report', goal: 'Read the sales data -> compute the totals -> write the report' };
+
+/** The services distributed on the real broker and Redis, the gateway on a free port, and what was published as steps. */
+export interface GatewayOnKafka {
+  readonly brokers: string[];
+  /** The topics' (and Redis keys') prefix of this run. */
+  readonly prefix: string;
+  readonly running: RunningServices;
+  /** The gateway's base URL. */
+  readonly base: string;
+  /** Every step on wayfinder.steps.v1, as the pipeline reads them. */
+  readonly steps: StepEvent[];
+  stop(): Promise<void>;
+}
+
+/** `startWithGateway`, distributed on topics of its own (`name` makes the prefix), with an observer of the steps topic. */
+export async function startGatewayOnKafka(name: string, env: Record<string, string> = {}): Promise<GatewayOnKafka> {
+  const brokers = await requireKafka();
+  const prefix = `${uniqueTestName(name)}.`;
+  await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 2 });
+  const steps: StepEvent[] = [];
+  const observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'observer' });
+  observer.subscribe('wayfinder.steps.v1', async (batch) => void steps.push(...batch.map((d) => d.payload as StepEvent)), { groupId: `${prefix}observer` });
+  await observer.start();
+  let running: RunningServices;
+  try {
+    const config = loadConfig({ WAYFINDER_MODE: 'distributed', WAYFINDER_KAFKA_BROKERS: brokers.join(','), WAYFINDER_TOPIC_PREFIX: prefix, WAYFINDER_GROUP_PREFIX: `${prefix}wf`, WAYFINDER_GATEWAY_PORT: '0', ...env });
+    running = await startServices(config, { logger: false });
+  } catch (error) {
+    await observer.stop();
+    await deleteTestTopics(brokers, prefix);
+    throw error;
+  }
+  if (!running.gateway) throw new Error('the gateway did not start');
+  return {
+    brokers,
+    prefix,
+    running,
+    base: running.gateway.url,
+    steps,
+    async stop() {
+      await running.stop();
+      await observer.stop();
+      await deleteTestTopics(brokers, prefix);
+    },
+  };
+}

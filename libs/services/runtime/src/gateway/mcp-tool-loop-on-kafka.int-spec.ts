@@ -7,13 +7,10 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { KafkaBus, createTopics } from '@wayfinder/bus';
-import { loadConfig } from '@wayfinder/config';
 import type { StepEvent } from '@wayfinder/contracts';
-import { deleteTestTopics, requireKafka, uniqueTestName, until } from '@wayfinder/testing';
-import { startServices, type RunningServices } from '../runtime';
+import { until } from '@wayfinder/testing';
 import { startFakeMcpServer, READ_FAILURE, type FakeMcpServer } from './fake-mcp-server.testing';
-import { call, REPORT_TASK } from './gateway.testing';
+import { call, REPORT_TASK, startGatewayOnKafka, type GatewayOnKafka } from './gateway.testing';
 
 const A = 'acme-mcp-dist-key';
 /** The pause between two calls, as a model's turn would make it (see gateway-llm-proxy-loop-corrected.int-spec.ts on why not shorter). */
@@ -21,45 +18,26 @@ const MODEL_LATENCY_MS = 400;
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 
 describe('the MCP door in distributed mode', () => {
-  const prefix = `${uniqueTestName('mcp-gw')}.`;
-  let brokers: string[];
-  let running: RunningServices;
-  let observer: KafkaBus;
+  let kafka: GatewayOnKafka;
   let server: FakeMcpServer;
   let client: Client | undefined;
-  const steps: StepEvent[] = [];
+  let steps: StepEvent[];
 
   beforeAll(async () => {
-    brokers = await requireKafka();
     server = await startFakeMcpServer();
-    await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 2 });
-    observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'observer' });
-    observer.subscribe('wayfinder.steps.v1', async (batch) => void steps.push(...batch.map((d) => d.payload as StepEvent)), { groupId: `${prefix}observer` });
-    await observer.start();
-    const config = loadConfig({
-      WAYFINDER_MODE: 'distributed',
-      WAYFINDER_KAFKA_BROKERS: brokers.join(','),
-      WAYFINDER_TOPIC_PREFIX: prefix,
-      WAYFINDER_GROUP_PREFIX: `${prefix}wf`,
-      WAYFINDER_API_KEYS: `acme:${A}`,
-      WAYFINDER_GATEWAY_PORT: '0',
-      WAYFINDER_EGRESS_ALLOW: '127.0.0.1',
-      WAYFINDER_MCP_SERVERS: `files=${server.url}`,
-    });
-    running = await startServices(config, { logger: false });
-    expect((await call(running.gateway!.url, 'POST', '/v1/tasks', { key: A, body: REPORT_TASK })).status).toBe(201); // eslint-disable-line @typescript-eslint/no-non-null-assertion
+    kafka = await startGatewayOnKafka('mcp-gw', { WAYFINDER_API_KEYS: `acme:${A}`, WAYFINDER_EGRESS_ALLOW: '127.0.0.1', WAYFINDER_MCP_SERVERS: `files=${server.url}` });
+    steps = kafka.steps;
+    expect((await call(kafka.base, 'POST', '/v1/tasks', { key: A, body: REPORT_TASK })).status).toBe(201);
   }, 120_000);
 
   afterAll(async () => {
     await client?.close().catch(() => undefined);
-    await running?.stop();
-    await observer?.stop();
+    await kafka?.stop();
     await server?.close();
-    if (brokers) await deleteTestTopics(brokers, prefix);
   });
 
   it('hints the looping caller in one result, once, then answers its calls with isError and the reason', async () => {
-    const base = running.gateway!.url; // eslint-disable-line @typescript-eslint/no-non-null-assertion
+    const base = kafka.base;
     client = new Client({ name: 'looping-agent', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/v1/mcp/files`), { requestInit: { headers: { 'X-Wayfinder-Key': A, 'X-Wayfinder-Agent': 'mcp-looper', 'X-Wayfinder-Task': 'report' } } }));
     const results: ToolResult[] = [];

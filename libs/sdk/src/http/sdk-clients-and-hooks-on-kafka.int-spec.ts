@@ -8,53 +8,36 @@
  * counter every gateway instance shares (RedisStepSeqs), not from the clock.
  */
 import Redis from 'ioredis';
-import { KafkaBus, createTopics } from '@wayfinder/bus';
-import { loadConfig } from '@wayfinder/config';
 import { deleteMatching, encodeKeyPart } from '@wayfinder/redis';
 import type { Correction, StepEvent } from '@wayfinder/contracts';
-import { AgentFrozenError, applyCorrection, connectHttp } from '@wayfinder/sdk';
-import { deleteTestTopics, requireKafka, uniqueTestName, until } from '@wayfinder/testing';
-import { startServices, type RunningServices } from '../runtime';
-import { call } from './gateway.testing';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the test helpers
+import { until } from '@wayfinder/testing';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the SDK against the whole product on the broker
+import { call, startGatewayOnKafka, type GatewayOnKafka } from '@wayfinder/service-runtime/testing';
+import { AgentFrozenError, applyCorrection } from '../apply/apply-correction';
+import { connectHttp } from '../connect';
 
 const KEY = 'acme-sdk-hooks-kafka-key';
 /** The pause between two steps, as a model's turn would make it (see gateway-llm-proxy-loop-corrected.int-spec.ts). */
 const MODEL_LATENCY_MS = 300;
 
 describe('the SDK client and the hooks on Kafka', () => {
-  const prefix = `${uniqueTestName('sdk-hooks')}.`;
-  let brokers: string[];
-  let running: RunningServices;
-  let observer: KafkaBus;
+  let kafka: GatewayOnKafka;
   let base: string;
+  let prefix: string;
+  let steps: StepEvent[];
   const redis = new Redis(process.env.WAYFINDER_REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
-  const steps: StepEvent[] = [];
 
   beforeAll(async () => {
-    brokers = await requireKafka();
     await redis.connect();
-    await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 2 });
-    observer = new KafkaBus({ brokers, topicPrefix: prefix, clientId: 'observer' });
-    observer.subscribe('wayfinder.steps.v1', async (batch) => void steps.push(...batch.map((d) => d.payload as StepEvent)), { groupId: `${prefix}observer` });
-    await observer.start();
-    const config = loadConfig({
-      WAYFINDER_MODE: 'distributed',
-      WAYFINDER_KAFKA_BROKERS: brokers.join(','),
-      WAYFINDER_TOPIC_PREFIX: prefix,
-      WAYFINDER_GROUP_PREFIX: `${prefix}wf`,
-      WAYFINDER_API_KEYS: `acme:${KEY}`,
-      WAYFINDER_GATEWAY_PORT: '0',
-    });
-    running = await startServices(config, { logger: false });
-    base = running.gateway!.url; // eslint-disable-line @typescript-eslint/no-non-null-assertion
+    kafka = await startGatewayOnKafka('sdk-hooks', { WAYFINDER_API_KEYS: `acme:${KEY}` });
+    ({ base, prefix, steps } = kafka);
   }, 120_000);
 
   afterAll(async () => {
-    await running?.stop();
-    await observer?.stop();
-    await deleteMatching(redis, [`wf:*:step-seq*:${encodeKeyPart(prefix)}:*`]);
+    await kafka?.stop();
+    if (prefix) await deleteMatching(redis, [`wf:*:step-seq*:${encodeKeyPart(prefix)}:*`]);
     await redis.quit();
-    if (brokers) await deleteTestTopics(brokers, prefix);
   });
 
   it('the SDK client: hint, then a freeze that throws saying how to resume; a restarted client gets only the standing freeze', async () => {
