@@ -1,17 +1,8 @@
 // `tail` and `dlq` with Redis up (the test's own redis-server) and Kafka unreachable (a closed port): the
 // real process prints one line naming the brokers and the error, nothing on stdout, exits 1, and does so
 // within seconds of asking (one quick metadata request, not the client's minute of logged retries).
-import { createServer, type AddressInfo } from 'node:net';
 import { OwnRedis } from '@wayfinder/testing';
-import { runCliProcess } from '../operator/cli-process.testing';
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort, runCliProcess } from '../operator/cli-process.testing';
 
 describe('tail and dlq with Kafka down', () => {
   let redis: OwnRedis;

@@ -1,17 +1,7 @@
 // `tail` and `dlq` with Redis unreachable (a closed port): the real process prints one line naming Redis
 // and its error on stderr, nothing on stdout, and exits 1 — no ioredis stack trace per reconnection, no
 // waiting for a Redis that is not there.
-import { createServer, type AddressInfo } from 'node:net';
-import { runCliProcess } from '../operator/cli-process.testing';
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort, runCliProcess } from '../operator/cli-process.testing';
 
 describe('tail and dlq with Redis down', () => {
   it.each([['tail', 'deviations'], ['dlq', 'list', 'wayfinder.steps.v1'], ['dlq', 'replay', 'wayfinder.steps.v1']])('%s %s: one line, exit 1', async (...command) => {

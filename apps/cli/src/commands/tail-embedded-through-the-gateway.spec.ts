@@ -3,13 +3,12 @@
 // not there, or refuses the key, is one line on stderr and exit 1 from the real process, no stack trace.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '@wayfinder/config';
 import { startServices, type RunningServices } from '@wayfinder/service-runtime';
 import { StreamSlots } from '@wayfinder/service-gateway';
-import { runCliProcess } from '../operator/cli-process.testing';
+import { closedPort, runCliProcess } from '../operator/cli-process.testing';
 
 const BIN = resolve(__dirname, '..', '..', '..', '..', 'bin', 'wayfinder.js');
 
@@ -21,14 +20,6 @@ function loopSteps(agentId: string): Array<Record<string, unknown>> {
     { agentId, taskId: 'report', runId: 'r1', seq: 2 * i, kind: 'action', action: { tool: 'read_file', args: { path: '/data/sales.csv' }, callId: `c${i}` } },
     { agentId, taskId: 'report', runId: 'r1', seq: 2 * i + 1, kind: 'observation', observation: { tool: 'read_file', callId: `c${i}`, ok: false, error: 'EACCES: permission denied' } },
   ]).flat();
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('tail through the gateway when no Kafka is configured', () => {

@@ -1,5 +1,6 @@
 /** Runs `bin/wayfinder.js` as a real process (what a user sees on stderr, libraries' own console lines included). */
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import * as path from 'node:path';
 
 export interface CliRun {
@@ -26,4 +27,13 @@ export function runCliProcess(args: string[], env: NodeJS.ProcessEnv = {}, timeo
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     }),
   );
+}
+
+/** A port nothing listens on: bound, then released (a dependency that is down). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

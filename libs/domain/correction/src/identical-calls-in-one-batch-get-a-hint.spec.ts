@@ -1,10 +1,8 @@
 // Issue #32: three identical calls issued in one turn (P1, "Identical calls in one batch") enter the ladder
 // at its first rung, and the hint says what happened — the calls were issued together, before any came
 // back — not that their results brought nothing new. The detection engine runs on real steps.
-import type { Deviation, StepEvent } from '@wayfinder/contracts';
-import { DetectionEngine, resolvePolicy } from '@wayfinder/detection';
-import { CorrectionEngine } from './correction-engine';
-import { AGENT, context, FIXED_NOW, RUN, TASK, TENANT, testMap } from './ladder-scenario.testing';
+import type { StepEvent } from '@wayfinder/contracts';
+import { AGENT, detectAndCorrect, RUN, TASK, TENANT, testMap } from './ladder-scenario.testing';
 import { buildHintText } from './hint-text';
 
 /** One turn issuing the same read three times (the observations have not come back yet). */
@@ -15,19 +13,7 @@ function batchOfReads(): StepEvent[] {
 
 describe('identical calls in one batch on the ladder', () => {
   it('is a hint at the third call saying the calls went out together', () => {
-    const policy = resolvePolicy({});
-    const detection = new DetectionEngine({ policyFor: () => ({ policy }) });
-    const correction = new CorrectionEngine({ now: () => FIXED_NOW });
-    const ctx = context();
-    const found: Deviation[] = [];
-    const hints: string[] = [];
-    for (const step of batchOfReads()) {
-      correction.onStep(step, undefined, ctx);
-      for (const d of detection.onStep(step)) {
-        found.push(d);
-        for (const c of correction.onDeviation(d, ctx).corrections) hints.push(`${c.action}/${c.severity}`);
-      }
-    }
+    const { found, corrections: hints } = detectAndCorrect(batchOfReads());
     expect(found.map((d) => [d.detector, d.level, d.atSeq])).toEqual([['near_duplicate_calls', 'warning', 2]]);
     expect(hints).toEqual(['hint/mild']);
     const text = buildHintText({ deviation: found[0], map: testMap(), milestoneId: 'm2' });

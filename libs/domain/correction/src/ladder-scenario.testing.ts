@@ -14,8 +14,8 @@ import {
   type Position,
   type StepEvent,
 } from '@wayfinder/contracts';
-import { resolvePolicy } from '@wayfinder/detection';
-import type { CorrectionContext, CorrectionEngine } from './correction-engine';
+import { DetectionEngine, resolvePolicy } from '@wayfinder/detection';
+import { CorrectionEngine, type CorrectionContext } from './correction-engine';
 import type { SelfHealOutcome } from './self-heal';
 
 export const TENANT = 'acme';
@@ -116,4 +116,25 @@ export function walk(engine: CorrectionEngine, ctx: CorrectionContext, from: num
   const outcomes: SelfHealOutcome[] = [];
   for (let seq = from; seq <= to; seq++) outcomes.push(...engine.onStep(actionStep(seq), at, ctx));
   return outcomes;
+}
+
+/**
+ * Steps through the real detection engine (default policy) and the ladder, each step before the deviations it
+ * causes (as the Navigator runs them): the deviations found and the corrections as `action/severity`.
+ */
+export function detectAndCorrect(steps: readonly StepEvent[]): { found: Deviation[]; corrections: string[] } {
+  const policy = resolvePolicy({});
+  const detection = new DetectionEngine({ policyFor: () => ({ policy }) });
+  const correction = new CorrectionEngine({ now: () => FIXED_NOW });
+  const ctx = context();
+  const found: Deviation[] = [];
+  const corrections: string[] = [];
+  for (const step of steps) {
+    correction.onStep(step, undefined, ctx);
+    for (const d of detection.onStep(step)) {
+      found.push(d);
+      for (const c of correction.onDeviation(d, ctx).corrections) corrections.push(`${c.action}/${c.severity}`);
+    }
+  }
+  return { found, corrections };
 }

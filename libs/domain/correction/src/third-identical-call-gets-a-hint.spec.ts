@@ -1,10 +1,8 @@
 // Issue #32: the third identical call (P1's early stage) enters the ladder at its first rung — a hint, not a
 // rollback — and the hint says the calls were identical. The detection engine runs on real steps; the
 // correction engine decides on what it emitted.
-import type { Deviation, StepEvent } from '@wayfinder/contracts';
-import { DetectionEngine, resolvePolicy } from '@wayfinder/detection';
-import { CorrectionEngine } from './correction-engine';
-import { AGENT, context, FIXED_NOW, RUN, TASK, TENANT, testMap } from './ladder-scenario.testing';
+import type { StepEvent } from '@wayfinder/contracts';
+import { AGENT, detectAndCorrect, RUN, TASK, TENANT, testMap } from './ladder-scenario.testing';
 import { buildHintText } from './hint-text';
 
 const file = 'export const total = (items) => items.length;';
@@ -21,19 +19,7 @@ function reads(n: number): StepEvent[] {
 
 describe('the third identical call on the ladder', () => {
   it('is a hint at the third call, naming the identical calls', () => {
-    const policy = resolvePolicy({});
-    const detection = new DetectionEngine({ policyFor: () => ({ policy }) });
-    const correction = new CorrectionEngine({ now: () => FIXED_NOW });
-    const ctx = context();
-    const found: Deviation[] = [];
-    const hints: string[] = [];
-    for (const step of reads(3)) {
-      correction.onStep(step, undefined, ctx);
-      for (const d of detection.onStep(step)) {
-        found.push(d);
-        for (const c of correction.onDeviation(d, ctx).corrections) hints.push(`${c.action}/${c.severity}`);
-      }
-    }
+    const { found, corrections: hints } = detectAndCorrect(reads(3));
     expect(found.map((d) => [d.detector, d.level, d.atSeq])).toEqual([['near_duplicate_calls', 'warning', 4]]);
     expect(hints).toEqual(['hint/mild']);
     const text = buildHintText({ deviation: found[0], map: testMap(), milestoneId: 'm2' });
