@@ -112,7 +112,7 @@ describe('the dashboard in headless Chromium', () => {
       const options = page.locator('select[name=tenantId] option');
       expect(await options.allTextContents()).toEqual(['early']);
       await post('late');
-      // The next refresh (every 3 s) adds the new tenant to the tenant filter; choosing it opens its fleet.
+      // The next fleet sample (every 2 s) re-reads the tenants: the new one joins the tenant filter; choosing it opens its fleet.
       await options.filter({ hasText: 'late' }).waitFor({ state: 'attached', timeout: 10_000 });
       await page.locator('select[name=tenantId]').selectOption('late');
       await page.getByRole('heading', { name: 'Fleet of late' }).waitFor();

@@ -68,7 +68,7 @@ chart.innerHTML=keys.map(k=>'<polyline class="state-'+esc(k)+'" data-series="'+e
 chart.dataset.samples=String(samples.length);chart.setAttribute('aria-label','agents by state over time, now: '+keys.map(k=>k+' '+(now[k]||0)).join(', '));}
 function addSample(f){samples.push(f);if(samples.length>300)samples.shift();draw();}
 function onSample(f){addSample(f);for(const [st,n] of Object.entries(f.states)){const c=document.querySelector('[data-state="'+CSS.escape(st)+'"]');if(c)c.textContent=n;}
-const now=JSON.stringify([f.agents,f.states,f.openEscalations]);if(changed||now!==seen||++quiet>=5){seen=now;changed=false;quiet=0;refresh();}}
+const now=JSON.stringify([f.agents,f.states,f.openEscalations]);if(changed||now!==seen||++quiet>=5){seen=now;changed=false;quiet=0;refresh();}else tenants().catch(()=>{});}
 function follow(){const es=new EventSource('/v1/fleet/events'+query);
 es.addEventListener('open',()=>{if(live)live.textContent='Live.';if(polling){clearInterval(polling);polling=0;}});
 es.addEventListener('fleet',e=>onSample(JSON.parse(e.data)));
