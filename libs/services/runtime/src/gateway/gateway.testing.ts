@@ -170,12 +170,18 @@ export async function startGatewayOnKafka(name: string, env: Record<string, stri
     await deleteTestTopics(brokers, prefix);
     throw error;
   }
-  if (!running.gateway) throw new Error('the gateway did not start');
+  const gateway = running.gateway;
+  if (!gateway) {
+    await running.stop();
+    await observer.stop();
+    await deleteTestTopics(brokers, prefix);
+    throw new Error('the gateway did not start');
+  }
   return {
     brokers,
     prefix,
     running,
-    base: running.gateway.url,
+    base: gateway.url,
     steps,
     async stop() {
       await running.stop();

@@ -10,13 +10,9 @@
 import Anthropic, { APIError as AnthropicError } from '@anthropic-ai/sdk';
 import OpenAI, { APIError as OpenAIError } from 'openai';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
-import { createTopics } from '@wayfinder/bus';
-import { loadConfig } from '@wayfinder/config';
-import { deleteTestTopics, requireKafka, uniqueTestName } from '@wayfinder/testing';
-import { startServices, type RunningServices } from '../runtime';
 import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fake-anthropic-upstream.testing';
 import { startFakeResponsesUpstream, type FakeResponsesUpstream } from './fake-responses-upstream.testing';
-import { call } from './gateway.testing';
+import { call, startGatewayOnKafka, type GatewayOnKafka } from './gateway.testing';
 
 const CLAUDE_KEY = 'acme-messages-kafka-key';
 const CODEX_KEY = 'globex-responses-kafka-key';
@@ -26,38 +22,24 @@ const MODEL_LATENCY_MS = 400;
 const FROZEN = /^Wayfinder froze agent [\w-]+: .+ A human must resume it: `npx wayfinder agent resume [\w-]+`/;
 
 describe('Messages and Responses through the proxy on Kafka', () => {
-  const prefix = `${uniqueTestName('dialects')}.`;
-  let brokers: string[];
-  let running: RunningServices;
+  let kafka: GatewayOnKafka;
   let anthropic: FakeAnthropicUpstream;
   let responses: FakeResponsesUpstream;
   let base: string;
 
   beforeAll(async () => {
-    brokers = await requireKafka();
     anthropic = await startFakeAnthropicUpstream();
     responses = await startFakeResponsesUpstream();
-    await createTopics(brokers, { topicPrefix: prefix, partitionsOverride: 2 });
-    const config = loadConfig({
-      WAYFINDER_MODE: 'distributed',
-      WAYFINDER_KAFKA_BROKERS: brokers.join(','),
-      WAYFINDER_TOPIC_PREFIX: prefix,
-      WAYFINDER_GROUP_PREFIX: `${prefix}wf`,
-      WAYFINDER_API_KEYS: `acme:${CLAUDE_KEY},globex:${CODEX_KEY}`,
-      WAYFINDER_GATEWAY_PORT: '0',
-      WAYFINDER_EGRESS_ALLOW: '127.0.0.1',
-    });
-    running = await startServices(config, { logger: false });
-    base = running.gateway!.url; // eslint-disable-line @typescript-eslint/no-non-null-assertion
+    kafka = await startGatewayOnKafka('dialects', { WAYFINDER_API_KEYS: `acme:${CLAUDE_KEY},globex:${CODEX_KEY}`, WAYFINDER_EGRESS_ALLOW: '127.0.0.1' });
+    base = kafka.base;
     expect((await call(base, 'PUT', '/v1/policy', { key: CLAUDE_KEY, body: { policy: {}, proxy: { upstream: anthropic.url } } })).status).toBe(200);
     expect((await call(base, 'PUT', '/v1/policy', { key: CODEX_KEY, body: { policy: {}, proxy: { upstream: responses.url } } })).status).toBe(200);
   }, 120_000);
 
   afterAll(async () => {
-    await running?.stop();
+    await kafka?.stop();
     await anthropic?.close();
     await responses?.close();
-    if (brokers) await deleteTestTopics(brokers, prefix);
   });
 
   async function hintOf(key: string, agent: string): Promise<string> {
